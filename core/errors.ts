@@ -1,0 +1,42 @@
+// Typed errors that keep their cause and carry the exit code the CLI uses.
+// 1: a check failed (verify), 2: bad input (a malformed file, a bad flag), 3: the freeze gate refused.
+export class RStackError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.exitCode = options.exitCode ?? 1;
+  }
+}
+
+/** A file or value that does not match its schema; names the file, line and field. */
+export class ValidationError extends RStackError {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    readonly field: string,
+    detail: string,
+    cause?: unknown,
+  ) {
+    super(`${file}${line !== null ? `:${line}` : ''}: field ${field || '(root)'} ${detail}`, { exitCode: 2, cause });
+  }
+}
+
+export class UsageError extends RStackError {
+  constructor(message: string, cause?: unknown) {
+    super(message, { exitCode: 2, cause });
+  }
+}
+
+/** The freeze gate refused a run: the tree differs from the ledger head, or nothing is frozen. */
+export class GateError extends RStackError {
+  constructor(message: string, readonly changed: string[] = []) {
+    super(message, { exitCode: 3 });
+  }
+}
+
+export class CheckError extends RStackError {
+  constructor(message: string, readonly failures: string[] = []) {
+    super(message, { exitCode: 1 });
+  }
+}

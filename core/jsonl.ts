@@ -1,0 +1,34 @@
+// JSONL: one JSON value a line, each validated against its schema when read.
+import fs from 'node:fs';
+import { ValidationError } from './errors.ts';
+import { validate, type SchemaName } from './validate.ts';
+import { rel } from './paths.ts';
+
+export interface ReadOptions { schema?: SchemaName }
+
+/** Reads every line of a JSONL file; a malformed line is an error naming file, line and field. */
+export function readJsonl<T = unknown>(file: string, options: ReadOptions = {}): T[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return parseJsonl<T>(text, rel(file), options);
+}
+
+export function parseJsonl<T = unknown>(text: string, name: string, options: ReadOptions = {}): T[] {
+  const rows: T[] = [];
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  lines.forEach((line, index) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (cause) {
+      throw new ValidationError(name, index + 1, '', `is not valid JSON (${(cause as Error).message})`, cause);
+    }
+    rows.push(options.schema ? validate<T>(options.schema, value, { file: name, line: index + 1 }) : (value as T));
+  });
+  return rows;
+}
+
+/** A stable serialisation: keys in insertion order, no spaces, one line. */
+export function toLine(value: unknown): string {
+  return JSON.stringify(value) + '\n';
+}

@@ -1,0 +1,37 @@
+// One logger; its entries are a union keyed on kind (zx's lesson). Human lines go to stderr,
+// so that stdout carries only what a command is asked to print (a row, a summary, OK).
+export type LogEntry =
+  | { kind: 'info'; message: string }
+  | { kind: 'warn'; message: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'progress'; label: string; done: number; total: number; startedMs: number; nowMs: number };
+
+function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+export function formatProgress(e: Extract<LogEntry, { kind: 'progress' }>): string {
+  const elapsed = e.nowMs - e.startedMs;
+  const rate = e.done > 0 ? e.done / (elapsed / 1000) : 0;
+  const left = rate > 0 ? ((e.total - e.done) / rate) * 1000 : Infinity;
+  return `${e.label}: ${e.done}/${e.total} (${rate.toFixed(2)}/s, ${formatDuration(left)} left)`;
+}
+
+let quiet = false;
+export function setQuiet(value: boolean) { quiet = value; }
+
+export function log(entry: LogEntry): void {
+  switch (entry.kind) {
+    case 'info': if (!quiet) process.stderr.write(`${entry.message}\n`); break;
+    case 'warn': process.stderr.write(`warning: ${entry.message}\n`); break;
+    case 'error': process.stderr.write(`error: ${entry.message}\n`); break;
+    case 'progress':
+      if (quiet) break;
+      // a rewritten line on a terminal; one line per update in CI logs
+      if (process.stderr.isTTY) process.stderr.write(`\r${formatProgress(entry)}\x1b[K${entry.done === entry.total ? '\n' : ''}`);
+      else process.stderr.write(`${formatProgress(entry)}\n`);
+      break;
+  }
+}

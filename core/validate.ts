@@ -1,0 +1,69 @@
+// Every file that crosses a step is checked against its schema in schemas/, on write and on read.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { paths } from './paths.ts';
+import { ValidationError } from './errors.ts';
+
+export type SchemaName = 'trace' | 'ledger-entry' | 'prereg' | 'manifest-line' | 'exclusion' | 'task' | (string & {});
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+let ajv: Ajv2020 | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function compiler(): Ajv2020 {
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
+    addFormats(ajv);
+    for (const file of fs.readdirSync(paths.schemas())) {
+      if (file.endsWith('.schema.json')) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(paths.schemas(), file), 'utf8')));
+    }
+  }
+  return ajv;
+}
+
+function validator(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    fn = compiler().getSchema(`${name}.schema.json`);
+    if (!fn) throw new Error(`no schema schemas/${name}.schema.json`);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+/** The field an ajv error is about, as a dotted path ("verdicts.dom.accept", "browser"). */
+export function fieldOf(error: ErrorObject): string {
+  const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const extra =
+    (error.params as { missingProperty?: string }).missingProperty ??
+    (error.params as { additionalProperty?: string }).additionalProperty ??
+    (error.params as { unevaluatedProperty?: string }).unevaluatedProperty;
+  return extra ? (base ? `${base}.${extra}` : extra) : base;
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required': return 'is missing';
+    case 'additionalProperties':
+    case 'unevaluatedProperties': return 'is not allowed here';
+    case 'enum': return `must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+    default: return error.message ?? 'is invalid';
+  }
+}
+
+/** Throws a ValidationError naming file, line and field unless value matches the schema. */
+export function validate<T>(schema: SchemaName, value: unknown, where: { file: string; line?: number | null }): T {
+  const fn = validator(schema);
+  if (!fn(value)) {
+    const error = fn.errors![0]!;
+    throw new ValidationError(where.file, where.line ?? null, fieldOf(error), describe(error), fn.errors);
+  }
+  return value as T;
+}
+
+/** True when value matches; never throws. */
+export function isValid(schema: SchemaName, value: unknown): boolean {
+  return validator(schema)(value) as boolean;
+}
