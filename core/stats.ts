@@ -12,7 +12,8 @@ export function wilson(k: number, n: number, z = 1.959963984540054): Interval {
   const centre = p + z2 / (2 * n);
   const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
   const denom = 1 + z2 / n;
-  return { low: Math.max(0, (centre - spread) / denom), high: Math.min(1, (centre + spread) / denom) };
+  // at k = 0 and k = n the bound is exactly 0 or 1; floating point would leave 1e-16 of dust
+  return { low: k === 0 ? 0 : Math.max(0, (centre - spread) / denom), high: k === n ? 1 : Math.min(1, (centre + spread) / denom) };
 }
 
 /** log of n choose k, exact enough for the binomial tails below. */
