@@ -35,3 +35,12 @@ demo: setup ## one baseline configuration-card condition in Chromium; prints its
 
 reproduce: setup freeze verify ## everything, from nothing
 	@echo "reproduce: done"
+
+# ── Arm B: the production sample (study evidence) ─────────────────────────────────────────────
+.PHONY: production-site production-site-stop
+
+production-site: ## start Debian's WordPress on 127.0.0.1:8471 (PRODUCTION_SITE_PORT); installs it first; prints the origin
+	@bash fixtures/wordpress/site.sh start
+
+production-site-stop: ## stop only the processes production-site started (by pid file)
+	@bash fixtures/wordpress/site.sh stop
