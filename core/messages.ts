@@ -10,4 +10,29 @@ export const messages = {
   tornLineMoved: (file: string, to: string) => `recovered ${file}: a torn last line (a crash mid-write) moved to ${to}`,
   verifyOk: (checks: number) => `OK (${checks} checks)`,
   verifyFailed: (count: number) => `verify failed: ${count} problem${count === 1 ? '' : 's'}`,
+  armB: {
+    noManifest: (file: string) => `no production manifest at ${file}; the default one is data/tasks/arm-b/manifest.json (ARM_B_MANIFEST=path picks another)`,
+    refused: (url: string, reason: 'method' | 'host') =>
+      reason === 'method' ? `refused before sending: only GET requests are allowed (${url})` : `refused before sending: ${url} is not on the manifest's origin`,
+    fetchFailed: (url: string, why: string) => `GET ${url} failed: ${why}. Is the site running? make production-site`,
+    tooManyRedirects: (url: string) => `GET ${url}: more than 5 redirects`,
+    kindMismatch: (problems: string[]) =>
+      `the site does not match the sample's design; no labels written:\n${problems.map((p) => `  ${p}`).join('\n')}\n` +
+      `(for the default sample: make production-site-stop, delete .state/production-site, make production-site)`,
+    labelsWritten: (file: string, success: number, failure: number) => `${file}: ${success} success, ${failure} failure labels; freeze them before any run: make freeze REASON="arm-b truth labels"`,
+    labelsMissing: (file: string) => `refusing to run: no truth labels at ${file}. Label the sample first (direct HTTP, no browser): make label-arm-b, then make freeze`,
+    labelsStale: (file: string, manifest: string) =>
+      `refusing to run: ${file} was made from another version of ${manifest} (its manifest_sha256 differs). Relabel (make label-arm-b) and freeze`,
+    labelsUnfrozen: (file: string) => `refusing to run: ${file} is not in the ledger head. Freeze it before any browser telemetry exists: make freeze REASON="arm-b truth labels"`,
+    manifestUnfrozen: (file: string) => `refusing to run: ${file} is not in the ledger head (a manifest outside data/tasks/ cannot be frozen). Put it under data/tasks/arm-b/ and freeze`,
+    labelsAfterTelemetry: (file: string, frozenAt: string, run: string, startedAt: string) =>
+      `refusing to run: ${file} was first frozen at ${frozenAt}, after ${run} had started collecting telemetry (${startedAt}); labels must be frozen before any browser telemetry exists`,
+    labelsMismatchManifest: (file: string, detail: string) => `refusing to run: ${file} does not label the manifest's cases (${detail}). Relabel: make label-arm-b`,
+    siteDown: (origin: string) => `the production site does not answer at ${origin}. Start it: make production-site (or point ARM_B_MANIFEST at a manifest for a running site)`,
+    noProtocol: () => `refusing to run: no preregistration for study evidence, arm arm-b in prereg/ (prereg/evidence-arm-b.md is v1)`,
+    protocolFork: (ids: string[]) => `refusing to run: the arm-b protocol forks; more than one prereg is newest: ${ids.join(', ')}`,
+    noPolicies: (file: string) => `${file}: no "## Registered policies" list of \`policy-name\` items`,
+    unknownPolicy: (file: string, name: string, known: string[]) => `${file}: registers an unknown policy ${name}; known: ${known.join(', ')}`,
+    superseded: (file: string, was: string, now: string) => `moved ${file} to data/excluded/: it ran under ${was}, which ${now} supersedes`,
+  },
 };
