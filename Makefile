@@ -44,3 +44,13 @@ production-site: ## start Debian's WordPress on 127.0.0.1:8471 (PRODUCTION_SITE_
 
 production-site-stop: ## stop only the processes production-site started (by pid file)
 	@bash fixtures/wordpress/site.sh stop
+
+.PHONY: label-arm-b run-arm-b
+# Arm B runs in Firefox as the paper did, unless BROWSER is given on the command line or in the environment
+ARM_B_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),firefox,$(BROWSER))
+
+label-arm-b: setup ## truth labels of the production sample by direct HTTP, no browser (ARM_B_MANIFEST=path)
+	@$(TSX) pipeline/label-arm-b.ts $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
+
+run-arm-b: setup ## the production sample under the arm-b protocol in force; Firefox unless BROWSER=chromium (ARM_B_MANIFEST=path)
+	@$(TSX) pipeline/run-arm-b.ts --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
