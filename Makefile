@@ -10,7 +10,7 @@ BROWSER ?= chromium
 WORKERS ?= 1
 ARGS ?=
 
-.PHONY: help setup freeze verify test typecheck demo reproduce tasks run-layers run-horizon
+.PHONY: help setup freeze verify test typecheck demo reproduce manifest tasks run-layers run-horizon
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -32,6 +32,9 @@ test: setup typecheck ## type-check, then every test with Node's own runner
 
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
 	@$(TSX) pipeline/demo.ts --browser $(BROWSER) $(ARGS)
+
+manifest: setup ## rewrite manifests/data.sha256 from data/raw and data/excluded (runs do it when they end)
+	@$(TSX) pipeline/manifest.ts
 
 tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.jsonl (byte-identical per seed)
 	@$(TSX) pipeline/tasks.ts $(ARGS)

@@ -2,8 +2,8 @@
 // signal that the agent begins, let the policy act, then score at the boundary — VTS from the
 // server's persisted state, AS from the page's success indication — and return the row's fields.
 //
-// Scoring boundary (prereg/layers.md as amended by prereg/layers-amendment-1.md):
-//   main:    B ms after the server's response to the policy's last save, or the policy's return,
+// Scoring boundary (prereg/layers.md as amended by prereg/layers-amendment-1.md and -2.md):
+//   main:    B ms after the server received the policy's last save, or the policy's return,
 //            whichever is later
 //   horizon: h ms after the server received the one target save
 // The server's state is a commit log on this process's clock, so the state at the boundary is
@@ -102,10 +102,10 @@ export async function runLayersTrace(options: {
     let anchoredByPolicy = false;
     if (scoring.kind === 'after-policy') {
       const saves = server.log.filter((r) => r.method === 'POST');
-      const lastSaveAnswered = saves.length ? Math.max(...saves.map((r) => r.finishedAt ?? r.t)) : -Infinity;
+      const lastSaveReceived = saves.length ? Math.max(...saves.map((r) => r.t)) : -Infinity;
       horizon = scoring.boundaryMs;
-      anchoredByPolicy = tEnd > lastSaveAnswered + horizon;
-      anchor = anchoredByPolicy ? tEnd - horizon : lastSaveAnswered;
+      anchoredByPolicy = tEnd > lastSaveReceived + horizon;
+      anchor = anchoredByPolicy ? tEnd - horizon : lastSaveReceived;
     } else {
       anchor = app.store.firstTargetSaveAt ?? tEnd;
       horizon = scoring.horizonMs;
