@@ -35,3 +35,15 @@ demo: setup ## one baseline configuration-card condition in Chromium; prints its
 
 reproduce: setup freeze verify ## everything, from nothing
 	@echo "reproduce: done"
+
+# analysis: data/raw ─reanalyze─▶ analysis/out ─figures─▶ figures/out ─paper─▶ paper/build
+.PHONY: reanalyze figures paper
+
+reanalyze: setup ## every table of analysis/out from data/raw: DuckDB SQL and a TypeScript recount must agree
+	@$(TSX) pipeline/reanalyze.ts
+
+figures: reanalyze ## render figures/*.vl.json from analysis/out to figures/out (SVG and PNG)
+	@$(TSX) pipeline/figures.ts
+
+paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from paper/paper.html
+	@$(TSX) pipeline/paper.ts

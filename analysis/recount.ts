@@ -62,9 +62,17 @@ function flatVerdicts(rows: EvidenceRow[]): FlatVerdict[] {
   );
 }
 
-function pairsOf<T>(items: T[], match: (x: T, y: T) => boolean, keepPair: (x: T, y: T) => boolean): [T, T][] {
+/** Every ordered pair (x, y) with the same join key for which keepPair holds: a join, by buckets. */
+function pairsOf<T>(items: T[], joinKey: (item: T) => string, keepPair: (x: T, y: T) => boolean): [T, T][] {
+  const buckets = new Map<string, T[]>();
+  for (const item of items) {
+    const k = joinKey(item);
+    const b = buckets.get(k);
+    if (b) b.push(item);
+    else buckets.set(k, [item]);
+  }
   const out: [T, T][] = [];
-  for (const x of items) for (const y of items) if (keepPair(x, y) && match(x, y)) out.push([x, y]);
+  for (const bucket of buckets.values()) for (const x of bucket) for (const y of bucket) if (keepPair(x, y)) out.push([x, y]);
   return out;
 }
 
@@ -107,7 +115,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   const policyPairs = pairsOf(
     main,
-    (x, y) => x.browser.name === y.browser.name && x.template === y.template && x.condition_id === y.condition_id,
+    (r) => JSON.stringify([r.browser.name, r.template, r.condition_id]),
     (x, y) => x.policy < y.policy,
   );
   out.layers_paired = [
@@ -136,7 +144,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   const promptPairs = pairsOf(
     pilot,
-    (x, y) => x.browser.name === y.browser.name && x.condition_id === y.condition_id,
+    (r) => JSON.stringify([r.browser.name, r.condition_id]),
     (x, y) => x.prompt === 'ordinary' && y.prompt === 'reliability',
   );
   out.layers_pilot_paired = groupBy(promptPairs, ([x]) => [x.browser.name]).map(({ key: [browser], items }) => ({
@@ -145,7 +153,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   const enginePairs = pairsOf(
     main,
-    (x, y) => x.condition_id === y.condition_id && x.policy === y.policy,
+    (r) => JSON.stringify([r.condition_id, r.policy]),
     (x, y) => x.browser.name === 'chromium' && y.browser.name === 'firefox',
   );
   out.layers_engines = groupBy(enginePairs, ([x]) => [x.policy]).map(({ key: [policy], items }) => ({
@@ -210,7 +218,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   const trialPairs = pairsOf(
     verdicts,
-    (x, y) => x.arm === y.arm && x.browser === y.browser && x.condition_id === y.condition_id && x.rep === y.rep,
+    (v) => JSON.stringify([v.arm, v.browser, v.condition_id, v.rep]),
     (x, y) => x.policy < y.policy,
   );
   out.evidence_paired = groupBy(trialPairs, ([x, y]) => [x.arm, x.browser, x.policy, y.policy]).map(({ key: [arm, browser, policy_a, policy_b], items }) => ({
@@ -219,7 +227,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   const engineTrials = pairsOf(
     verdicts,
-    (x, y) => x.condition_id === y.condition_id && x.rep === y.rep && x.policy === y.policy,
+    (v) => JSON.stringify([v.condition_id, v.rep, v.policy]),
     (x, y) => x.arm === 'controlled' && x.browser === 'chromium' && y.arm === 'arm-a' && y.browser === 'firefox',
   );
   out.evidence_engines = groupBy(engineTrials, ([x]) => [x.policy]).map(({ key: [policy], items }) => ({
