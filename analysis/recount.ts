@@ -221,6 +221,12 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
     (v) => JSON.stringify([v.arm, v.browser, v.condition_id, v.rep]),
     (x, y) => x.policy < y.policy,
   );
+  const timedPairs = trialPairs.filter(([x, y]) => x.latency_ms !== null && y.latency_ms !== null);
+  out.evidence_latency_gaps = groupBy(timedPairs, ([x, y]) => [x.arm, x.browser, x.policy, y.policy]).map(({ key: [arm, browser, policy_a, policy_b], items }) => {
+    const gaps = items.map(([x, y]) => y.latency_ms! - x.latency_ms!);
+    return { arm, browser, policy_a, policy_b, n: gaps.length, mean_gap_ms: mean(gaps), median_gap_ms: median(gaps) };
+  });
+
   out.evidence_paired = groupBy(trialPairs, ([x, y]) => [x.arm, x.browser, x.policy, y.policy]).map(({ key: [arm, browser, policy_a, policy_b], items }) => ({
     arm, browser, policy_a, policy_b, ...pairCounts(items.map(([x, y]) => ({ a: x.correct, b: y.correct }))),
   }));

@@ -157,6 +157,13 @@ export const tables: TableDef[] = [
     measures: ['latency_ms'],
   }),
   sqlTable({
+    name: 'evidence_latency_gaps',
+    title: 'Evidence policies: how much later one decides than another on the same trial (gap = b - a, ms)',
+    keys: ['arm', 'browser', 'policy_a', 'policy_b'],
+    counts: ['n'],
+    measures: ['mean_gap_ms', 'median_gap_ms'],
+  }),
+  sqlTable({
     name: 'evidence_paired',
     title: 'Evidence policies compared on the same trials: who was right where the other was wrong',
     keys: ['arm', 'browser', 'policy_a', 'policy_b'],
