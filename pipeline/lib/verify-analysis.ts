@@ -7,6 +7,7 @@ import path from 'node:path';
 import { paths, rel } from '../../core/paths.ts';
 import { sha256File } from '../../core/hash.ts';
 import { reanalyze } from '../../analysis/reanalyze.ts';
+import { rawFiles, studies } from '../../analysis/rows.ts';
 import { renderFigures } from '../../figures/render.ts';
 import { parseManifest } from './manifest.ts';
 
@@ -35,6 +36,9 @@ async function compareWithManifest(manifest: string, dir: string, fresh: string,
 }
 
 export async function verifyAnalysis(options: VerifyAnalysisOptions = {}): Promise<string[]> {
+  // a tree with no registered rows and no tables manifest has nothing to verify yet
+  const anyRows = studies.some((s) => rawFiles(s).length > 0);
+  if (!anyRows && !fs.existsSync(paths.tablesManifest())) return [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-verify-'));
   try {
     const tablesDir = path.join(tmp, 'tables');

@@ -59,6 +59,17 @@ test('changed raw data no longer matches the tables manifest, nor the figures dr
   }
 });
 
+test('a tree with neither rows nor a tables manifest has nothing to verify', async () => {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-verify-empty-'));
+  process.env.RSTACK_ROOT = empty;
+  try {
+    assert.deepEqual(await verifyAnalysis(), []);
+  } finally {
+    process.env.RSTACK_ROOT = root;
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
 test('a missing manifest is named', async () => {
   const saved = fs.readFileSync(paths.tablesManifest());
   fs.rmSync(paths.tablesManifest());
