@@ -49,7 +49,13 @@ export class TraceWriter<R extends TraceRow> {
   has(key: string): boolean { return this.done.has(key); }
 
   private recover(): void {
-    if (!fs.existsSync(this.file)) return;
+    if (!fs.existsSync(this.file)) {
+      // a smoke run lives in data/excluded/ from its first row; say why it is there
+      if (this.options.smoke) {
+        recordExclusion({ file: rel(this.file), from: null, reason: 'smoke run while developing: not registered evidence' });
+      }
+      return;
+    }
     const text = fs.readFileSync(this.file, 'utf8');
     let keep = text;
     const lastNewline = text.lastIndexOf('\n');

@@ -1,25 +1,29 @@
 // One `layers` trace: load the condition into the fixture server, open a fresh browser context,
-// let the policy act, then score at the boundary — VTS from the server's persisted state, AS
-// from the page's visible success indication — and return the row's study fields.
+// signal that the agent begins, let the policy act, then score at the boundary — VTS from the
+// server's persisted state, AS from the page's success indication — and return the row's fields.
 //
-// Scoring boundary (prereg/layers.md):
-//   main:    B ms after the later of the policy's return and the server's last response
-//   horizon: h ms after the server received the one target action
+// Scoring boundary (prereg/layers.md as amended by prereg/layers-amendment-1.md):
+//   main:    B ms after the server's response to the policy's last save, or the policy's return,
+//            whichever is later
+//   horizon: h ms after the server received the one target save
 // The server's state is a commit log on this process's clock, so the state at the boundary is
-// exact; the margin to the nearest target commit says how close the outcome was to flipping.
+// exact. A trace is timing-sensitive when an outcome could flip with the browser's or the
+// policy's speed: the success indication showed within 25 ms of the boundary, or the boundary
+// was set by the policy's return and the nearest target commit lies within 25 ms of it.
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../../fixtures/server.ts';
 import { now } from '../../../fixtures/server.ts';
+import { performance } from 'node:perf_hooks';
 import { layersApps } from '../../../fixtures/layers.ts';
 import { policyView, type LayersTask } from '../../../fixtures/layers-task.ts';
 import { Actor } from '../policies/layers/actor.ts';
-import { uis, successIndication } from '../policies/layers/ui.ts';
+import { uis } from '../policies/layers/ui.ts';
 import type { LayersPolicy } from '../policies/layers/policy.ts';
 
 export type Scoring = { kind: 'after-policy'; boundaryMs: number } | { kind: 'after-action'; horizonMs: number };
 
-/** |margin| below this is reported as timing-sensitive (declared in prereg/layers.md). */
+/** Within this many ms of the boundary an outcome is reported as timing-sensitive (prereg/layers-amendment-1.md). */
 export const TIMING_SENSITIVE_MS = 25;
 
 export interface LayersOutcome {
@@ -48,9 +52,12 @@ export interface LayersOutcome {
 const watchSuccess = `
 new MutationObserver(() => {
   const el = document.querySelector(${JSON.stringify('[role=status][data-state=success]')});
-  if (el && el.checkVisibility()) window.__rsbSuccessShown();
+  if (el && el.checkVisibility()) window.__rsbSuccessShown(performance.timeOrigin + performance.now());
 }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 `;
+
+/** how long after the boundary a page's success report may still arrive */
+const REPORT_GRACE_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -69,13 +76,16 @@ export async function runLayersTrace(options: {
   try {
     // AS is "a success indication was shown by the boundary": the page reports the first time one
     // is visible (it may be gone later, e.g. after a reload to read the summary).
+    // The page stamps the moment on its own clock (epoch ms); mapped onto this process's clock.
     let successShownAt: number | null = null;
-    await context.exposeBinding('__rsbSuccessShown', () => {
-      successShownAt ??= now();
+    await context.exposeBinding('__rsbSuccessShown', (_source, epochMs: number) => {
+      successShownAt ??= epochMs - performance.timeOrigin;
     });
     await context.addInitScript({ content: watchSuccess });
     const page = await context.newPage();
     await page.goto(`${server.origin}/`, { waitUntil: 'load' });
+    // the Access fault's clock starts here (fixtures/layers-page.ts); a string, see watchSuccess
+    await page.evaluate("dispatchEvent(new Event('rsb:agent-start'))");
     const actor = new Actor(page);
     const started_at = new Date().toISOString();
     const t0 = now();
@@ -89,22 +99,29 @@ export async function runLayersTrace(options: {
 
     let anchor: number;
     let horizon: number;
+    let anchoredByPolicy = false;
     if (scoring.kind === 'after-policy') {
-      const lastResponse = Math.max(0, ...server.log.map((r) => r.finishedAt ?? r.t));
-      anchor = Math.max(tEnd, lastResponse);
+      const saves = server.log.filter((r) => r.method === 'POST');
+      const lastSaveAnswered = saves.length ? Math.max(...saves.map((r) => r.finishedAt ?? r.t)) : -Infinity;
       horizon = scoring.boundaryMs;
+      anchoredByPolicy = tEnd > lastSaveAnswered + horizon;
+      anchor = anchoredByPolicy ? tEnd - horizon : lastSaveAnswered;
     } else {
       anchor = app.store.firstTargetSaveAt ?? tEnd;
       horizon = scoring.horizonMs;
     }
     const tScore = anchor + horizon;
-    await sleep(tScore - now());
-    // a success still on screen at the boundary counts even if the binding call is in flight
-    const apparent = (successShownAt !== null && successShownAt <= tScore) || (await successIndication(page).first().isVisible());
+    // wait past the boundary so that a success stamped before it has time to arrive
+    await sleep(tScore + REPORT_GRACE_MS - now());
+    const apparent = successShownAt !== null && successShownAt <= tScore;
     const persistedValue = app.store.stateAt(tScore)[task.target.key];
     const vts = isDeepStrictEqual(persistedValue, task.target.value);
     const commits = app.store.targetCommitTimes();
     const margin = commits.length ? commits.map((c) => tScore - c).reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a)) : null;
+    const shownMargin = successShownAt === null ? null : tScore - successShownAt;
+    const sensitive =
+      (shownMargin !== null && Math.abs(shownMargin) < TIMING_SENSITIVE_MS) ||
+      (margin !== null && Math.abs(margin) < TIMING_SENSITIVE_MS && (anchoredByPolicy || scoring.kind === 'after-action' && app.store.firstTargetSaveAt === null));
     return {
       template: task.template,
       layer: task.layer,
@@ -120,7 +137,7 @@ export async function runLayersTrace(options: {
       persisted: { key: task.target.key, value: persistedValue },
       target: structuredClone(task.target),
       timing_margin_ms: margin === null ? null : round1(margin),
-      timing_sensitive: margin !== null && Math.abs(margin) < TIMING_SENSITIVE_MS,
+      timing_sensitive: sensitive,
       error,
     };
   } finally {
