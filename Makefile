@@ -51,3 +51,15 @@ reproduce: setup ## everything, from nothing: check the tasks, verify the freeze
 	@$(TSX) pipeline/verify.ts
 	@$(MAKE) --no-print-directory run-layers run-horizon
 	@$(TSX) pipeline/verify.ts
+
+# analysis: data/raw ─reanalyze─▶ analysis/out ─figures─▶ figures/out ─paper─▶ paper/build
+.PHONY: reanalyze figures paper
+
+reanalyze: setup ## every table of analysis/out from data/raw: DuckDB SQL and a TypeScript recount must agree
+	@$(TSX) pipeline/reanalyze.ts
+
+figures: reanalyze ## render figures/*.vl.json from analysis/out to figures/out (SVG and PNG)
+	@$(TSX) pipeline/figures.ts
+
+paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from paper/paper.html
+	@$(TSX) pipeline/paper.ts
