@@ -50,6 +50,7 @@ reproduce: setup ## everything, from nothing: check the tasks, verify the freeze
 	@$(TSX) pipeline/tasks.ts --check
 	@$(TSX) pipeline/verify.ts
 	@$(MAKE) --no-print-directory run-layers run-horizon
+	@$(MAKE) --no-print-directory paper
 	@$(TSX) pipeline/verify.ts
 
 # analysis: data/raw ─reanalyze─▶ analysis/out ─figures─▶ figures/out ─paper─▶ paper/build

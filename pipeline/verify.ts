@@ -3,6 +3,7 @@
 //   2. the frozen inputs (prereg/*.md, data/tasks/**, data/labels/**) equal the ledger head
 //   3. data/raw and data/excluded equal manifests/data.sha256 (also checkable with `sha256sum -c`)
 //   4. every registered run: rows valid, its ledger_head in the ledger, frozen before its first row
+//   5. analysis/out and figures/out: regenerated from data/raw, equal to manifests/tables|figures.sha256
 // Prints OK, or each problem with its file; exits 1 on any problem.
 import path from 'node:path';
 import { main } from '../core/cli.ts';
@@ -14,6 +15,7 @@ import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type Ledger
 import { checkPreregs } from './lib/prereg.ts';
 import { checkManifest, dataFiles } from './lib/manifest.ts';
 import { listFiles } from './lib/files.ts';
+import { verifyAnalysis } from './lib/verify-analysis.ts';
 
 interface TraceHead { run_id: string; ledger_head: string; started_at: string }
 
@@ -79,6 +81,12 @@ export async function verify(): Promise<VerifyReport> {
     check([(error as Error).message]);
   }
   for (const file of listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl'))) check(runProblems(file, ledger));
+  // 5. the tables and figures: regenerated from data/raw into a temp folder, byte-identical to their manifests
+  try {
+    check(await verifyAnalysis());
+  } catch (error) {
+    check([`reanalysis failed: ${(error as Error).message}`]);
+  }
   return { checks, problems };
 }
 
