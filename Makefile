@@ -10,7 +10,7 @@ BROWSER ?= chromium
 WORKERS ?= 1
 ARGS ?=
 
-.PHONY: help setup freeze verify test typecheck demo reproduce
+.PHONY: help setup freeze verify test typecheck demo reproduce manifest tasks run-layers run-horizon
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -33,8 +33,37 @@ test: setup typecheck ## type-check, then every test with Node's own runner
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
 	@$(TSX) pipeline/demo.ts --browser $(BROWSER) $(ARGS)
 
-reproduce: setup freeze verify ## everything, from nothing
-	@echo "reproduce: done"
+manifest: setup ## rewrite manifests/data.sha256 from data/raw and data/excluded (runs do it when they end)
+	@$(TSX) pipeline/manifest.ts
+
+tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.jsonl (byte-identical per seed)
+	@$(TSX) pipeline/tasks.ts $(ARGS)
+
+# ── study `layers` ────────────────────────────────────────────────────────────
+run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BROWSER=firefox WORKERS=n
+	@$(TSX) pipeline/run-layers.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+
+run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
+	@$(TSX) pipeline/run-horizon.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+
+reproduce: setup ## everything, from nothing: check the tasks, verify the freeze, run every arm (resuming), verify
+	@$(TSX) pipeline/tasks.ts --check
+	@$(TSX) pipeline/verify.ts
+	@$(MAKE) --no-print-directory run-layers run-horizon
+	@$(MAKE) --no-print-directory paper
+	@$(TSX) pipeline/verify.ts
+
+# analysis: data/raw ─reanalyze─▶ analysis/out ─figures─▶ figures/out ─paper─▶ paper/build
+.PHONY: reanalyze figures paper
+
+reanalyze: setup ## every table of analysis/out from data/raw: DuckDB SQL and a TypeScript recount must agree
+	@$(TSX) pipeline/reanalyze.ts
+
+figures: reanalyze ## render figures/*.vl.json from analysis/out to figures/out (SVG and PNG)
+	@$(TSX) pipeline/figures.ts
+
+paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from paper/paper.html
+	@$(TSX) pipeline/paper.ts
 
 # ── Arm B: the production sample (study evidence) ─────────────────────────────────────────────
 .PHONY: production-site production-site-stop

@@ -10,6 +10,20 @@ export const messages = {
   tornLineMoved: (file: string, to: string) => `recovered ${file}: a torn last line (a crash mid-write) moved to ${to}`,
   verifyOk: (checks: number) => `OK (${checks} checks)`,
   verifyFailed: (count: number) => `verify failed: ${count} problem${count === 1 ? '' : 's'}`,
+  // analysis: make reanalyze, make figures, make paper
+  reanalyzeNoData: () => 'no registered rows under data/raw yet: every table is written with its columns and no rows',
+  reanalyzeRead: (layers: number, layerFiles: number, evidence: number, evidenceFiles: number) =>
+    `read ${layers} layers rows from ${layerFiles} file${layerFiles === 1 ? '' : 's'} and ${evidence} evidence rows from ${evidenceFiles} file${evidenceFiles === 1 ? '' : 's'}`,
+  reanalyzeAgreed: (tables: number, cells: number, verdicts: number) =>
+    `SQL and the TypeScript recount agree on ${cells} cells of ${tables} tables; ${verdicts} evidence verdicts recomputed from their events`,
+  reanalyzeWrote: (count: number, dir: string) => `wrote ${count} files to ${dir}`,
+  reanalyzeFailed: (count: number) =>
+    `reanalysis failed: ${count} problem${count === 1 ? '' : 's'} (listed above); no table was written`,
+  figuresWrote: (count: number, dir: string) => `rendered ${count} figures (SVG and PNG) to ${dir}`,
+  figuresMissingTable: (table: string) => `figure data analysis/out/${table}.json is missing: run make reanalyze first`,
+  paperWrote: (files: string[]) => `wrote ${files.join(', ')}`,
+  paperMissingTable: (table: string) => `the paper needs analysis/out/${table}.json: run make reanalyze first`,
+  paperUnknownPlaceholder: (where: string, text: string) => `${where}: unknown placeholder ${text}`,
   armB: {
     noManifest: (file: string) => `no production manifest at ${file}; the default one is data/tasks/arm-b/manifest.json (ARM_B_MANIFEST=path picks another)`,
     refused: (url: string, reason: 'method' | 'host') =>

@@ -41,7 +41,20 @@ export interface RunOptions {
 
 export interface RunResult { file: string; runId: string; protocol: string; summary: ArmBSummary; written: number }
 
-type ArmBTraceRow = TraceRow & ArmBRow & { rep: number };
+/** One Arm B row of schemas/trace.schema.json (study evidence, arm arm-b). */
+interface ArmBTraceRow extends TraceRow, ArmBRow {
+  schema: 'trace/1';
+  browser: { name: BrowserName; version: string };
+  ledger_head: string;
+  started_at: string;
+  elapsed_ms: number;
+  smoke?: boolean;
+  delay_ms: number;
+  rep: number;
+  case_id: string;
+  protocol: string;
+  error: string | null;
+}
 
 async function siteAnswers(origin: string): Promise<boolean> {
   try {

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -n "${CHROMIUM_PATH:-}" ] || missing+=(chromium)
 command -v firefox-esr >/dev/null 2>&1 || [ -n "${FIREFOX_PATH:-}" ] || missing+=(firefox-esr)
+# the figures measure and draw text with DejaVu Sans
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 if ((${#missing[@]})); then
   if [ "$(id -u)" -ne 0 ]; then
     echo "setup: missing ${missing[*]}; run as root: apt-get update && apt-get install -y ${missing[*]}" >&2

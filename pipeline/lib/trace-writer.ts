@@ -13,7 +13,7 @@ import { messages } from '../../core/messages.ts';
 import { appendDurable } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 
-export interface TraceRow { study: string; arm: string; run_id: string; condition_id: string; policy: string; [k: string]: unknown }
+export interface TraceRow { study: string; arm: string; run_id: string; condition_id: string; policy: string }
 
 export interface WriterOptions<R extends TraceRow> {
   study: string;
@@ -49,7 +49,13 @@ export class TraceWriter<R extends TraceRow> {
   has(key: string): boolean { return this.done.has(key); }
 
   private recover(): void {
-    if (!fs.existsSync(this.file)) return;
+    if (!fs.existsSync(this.file)) {
+      // a smoke run lives in data/excluded/ from its first row; say why it is there
+      if (this.options.smoke) {
+        recordExclusion({ file: rel(this.file), from: null, reason: 'smoke run while developing: not registered evidence' });
+      }
+      return;
+    }
     const text = fs.readFileSync(this.file, 'utf8');
     let keep = text;
     const lastNewline = text.lastIndexOf('\n');

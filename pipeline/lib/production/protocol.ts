@@ -8,9 +8,9 @@
 // are superseded: the runner moves them to data/excluded/ with the reason, never deletes them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { paths, rel } from '../../../core/paths.ts';
-import { validate } from '../../../core/validate.ts';
+import { root } from '../../../core/paths.ts';
 import { GateError, ValidationError } from '../../../core/errors.ts';
+import { readPreregs } from '../prereg.ts';
 import { messages } from '../../../core/messages.ts';
 import { isProductionPolicy, productionPolicies, type ProductionPolicyName } from '../../../core/evidence/production.ts';
 
@@ -26,21 +26,6 @@ export interface Protocol {
   policies: ProductionPolicyName[];
 }
 
-/** The `key: value` front matter between --- fences; '' / null / ~ are null. */
-export function parseFrontMatter(text: string, file: string): { meta: Record<string, string | null>; body: string } {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
-  if (!m) throw new ValidationError(file, 1, '', 'has no front matter (--- id, study, arm, version, supersedes ---)');
-  const meta: Record<string, string | null> = {};
-  m[1]!.split(/\r?\n/).forEach((line, i) => {
-    if (!line.trim()) return;
-    const kv = /^([a-z_]+):\s*(.*)$/.exec(line);
-    if (!kv) throw new ValidationError(file, i + 2, '', `is not a "key: value" line: ${JSON.stringify(line)}`);
-    const value = kv[2]!.trim().replace(/^["']|["']$/g, '');
-    meta[kv[1]!] = value === '' || value === 'null' || value === '~' ? null : value;
-  });
-  return { meta, body: text.slice(m[0].length) };
-}
-
 /** The `name` items of the "## Registered policies" section, in order. */
 export function registeredPolicies(body: string, file: string): ProductionPolicyName[] {
   const section = /^##\s+Registered policies\s*$([\s\S]*?)(?=^##\s|(?![\s\S]))/m.exec(body);
@@ -54,17 +39,13 @@ export function registeredPolicies(body: string, file: string): ProductionPolicy
 
 /** Every prereg of study evidence, arm arm-b, in prereg/ (subfolders hold drafts, not preregistrations). */
 export function readArmBProtocols(): Protocol[] {
-  const dir = paths.prereg();
-  if (!fs.existsSync(dir)) return [];
-  const out: Protocol[] = [];
-  for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
-    const file = rel(path.join(dir, name));
-    const { meta, body } = parseFrontMatter(fs.readFileSync(path.join(dir, name), 'utf8'), file);
-    const front = validate<Omit<Protocol, 'file' | 'policies'>>('prereg', meta, { file });
-    if (front.study !== 'evidence' || front.arm !== 'arm-b') continue;
-    out.push({ ...front, supersedes: front.supersedes ?? null, file, policies: registeredPolicies(body, file) });
-  }
-  return out;
+  return readPreregs()
+    .filter((p) => p.study === 'evidence' && p.arm === 'arm-b')
+    .map((p) => {
+      const text = fs.readFileSync(path.join(root(), p.file), 'utf8');
+      const body = text.slice(text.indexOf('\n---\n', 3) + 5);
+      return { ...p, supersedes: p.supersedes ?? null, policies: registeredPolicies(body, p.file) };
+    });
 }
 
 export interface ProtocolChain {

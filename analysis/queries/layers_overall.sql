@@ -1,0 +1,17 @@
+-- Table I, overall cross-template results: per policy, Apparent Success, Verified Task Success and
+-- False Completion counts (as recorded), mean actions, retries and latency (arm main, per browser).
+-- reads: layers_rows. Rates and Wilson intervals are computed from these counts in analysis/tables.ts.
+SELECT
+  browser,
+  policy,
+  count(*)::INTEGER AS n,
+  count_if(apparent_success)::INTEGER AS as_n,
+  count_if(vts)::INTEGER AS vts_n,
+  count_if(false_completion)::INTEGER AS fc_n,
+  avg(actions) AS mean_actions,
+  avg(retries) AS mean_retries,
+  avg(elapsed_ms) AS mean_latency_ms
+FROM layers_rows
+WHERE arm = 'main'
+GROUP BY browser, policy
+ORDER BY browser, policy;

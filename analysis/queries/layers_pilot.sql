@@ -1,0 +1,20 @@
+-- Table V, the planning pilot: per prompt condition, AS, VTS and FC counts, mean executed actions and
+-- latency, per fault layer and for all layers (layer = 'all') (arm pilot, per browser).
+-- reads: layers_rows
+SELECT
+  browser,
+  prompt,
+  coalesce(layer, 'all') AS layer,
+  count(*)::INTEGER AS n,
+  count_if(apparent_success)::INTEGER AS as_n,
+  count_if(vts)::INTEGER AS vts_n,
+  count_if(false_completion)::INTEGER AS fc_n,
+  avg(actions) AS mean_actions,
+  avg(elapsed_ms) AS mean_latency_ms
+FROM layers_rows
+WHERE arm = 'pilot'
+GROUP BY GROUPING SETS ((browser, prompt, layer), (browser, prompt))
+ORDER BY
+  browser,
+  prompt,
+  list_position(['all', 'baseline', 'access', 'perception', 'action', 'state', 'verification'], coalesce(layer, 'all'));

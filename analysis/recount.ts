@@ -1,0 +1,270 @@
+// The independent recount: every SQL table computed again in TypeScript, straight from the rows as
+// core/jsonl.ts read and validated them. It shares nothing with the SQL but the column names, so a
+// mistake in either shows up as a disagreement (compare.ts). Where a field restates a definition
+// (false_completion = apparent_success and not vts), the recount uses the definition and the SQL
+// the recorded field, so a row that breaks the definition cannot pass unnoticed.
+import path from 'node:path';
+import { mean, median } from './stats.ts';
+import { type EvidenceRow, type LayersRow, type Located } from './rows.ts';
+import type { TableRow } from './tables.ts';
+
+export interface RecountInput { layers: Located<LayersRow>[]; evidence: Located<EvidenceRow>[] }
+
+/** Groups items by the listed key values, keeping the values of each group's key. */
+type Key = string | number | null;
+function groupBy<T, const K extends readonly Key[]>(items: T[], key: (item: T) => K): { key: K; items: T[] }[] {
+  const groups = new Map<string, { key: K; items: T[] }>();
+  for (const item of items) {
+    const k = key(item);
+    const id = JSON.stringify(k);
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { key: k, items: [] }));
+    g.items.push(item);
+  }
+  return [...groups.values()];
+}
+
+const count = <T>(items: T[], pred: (item: T) => boolean) => items.reduce((s, x) => s + (pred(x) ? 1 : 0), 0);
+const fc = (r: LayersRow) => r.apparent_success && !r.vts;
+
+function outcomeCounts(rows: LayersRow[]) {
+  return {
+    n: rows.length,
+    as_n: count(rows, (r) => r.apparent_success),
+    vts_n: count(rows, (r) => r.vts),
+    fc_n: count(rows, fc),
+  };
+}
+
+interface Pair { a: boolean; b: boolean }
+function pairCounts(pairs: Pair[]) {
+  return {
+    pairs: pairs.length,
+    both_n: count(pairs, (p) => p.a && p.b),
+    a_only_n: count(pairs, (p) => p.a && !p.b),
+    b_only_n: count(pairs, (p) => p.b && !p.a),
+    neither_n: count(pairs, (p) => !p.a && !p.b),
+  };
+}
+
+/** One verdict of one trial: the unit the evidence tables count. */
+interface FlatVerdict {
+  arm: string; browser: string; condition_id: string; rep: number; scenario: string; truth: string;
+  case_id: string | null; policy: string; accept: boolean; latency_ms: number | null; correct: boolean;
+}
+
+function flatVerdicts(rows: EvidenceRow[]): FlatVerdict[] {
+  return rows.flatMap((r) =>
+    Object.entries(r.verdicts).map(([policy, v]) => ({
+      arm: r.arm, browser: r.browser.name, condition_id: r.condition_id, rep: r.rep, scenario: r.scenario, truth: r.truth,
+      case_id: r.case_id ?? null, policy, accept: v.accept, latency_ms: v.latency_ms, correct: v.accept === (r.truth === 'success'),
+    })),
+  );
+}
+
+/** Every ordered pair (x, y) with the same join key for which keepPair holds: a join, by buckets. */
+function pairsOf<T>(items: T[], joinKey: (item: T) => string, keepPair: (x: T, y: T) => boolean): [T, T][] {
+  const buckets = new Map<string, T[]>();
+  for (const item of items) {
+    const k = joinKey(item);
+    const b = buckets.get(k);
+    if (b) b.push(item);
+    else buckets.set(k, [item]);
+  }
+  const out: [T, T][] = [];
+  for (const bucket of buckets.values()) for (const x of bucket) for (const y of bucket) if (keepPair(x, y)) out.push([x, y]);
+  return out;
+}
+
+/** Computes every SQL table in TypeScript. Row order does not matter: compare.ts matches rows by key. */
+export function recount(input: RecountInput): Record<string, TableRow[]> {
+  const layers = input.layers.map((l) => l.row);
+  const evidence = input.evidence.map((l) => l.row);
+  const main = layers.filter((r) => r.arm === 'main');
+  const out: Record<string, TableRow[]> = {};
+
+  const located = [
+    ...input.layers.map((l) => ({ study: 'layers', row: l.row as LayersRow | EvidenceRow, file: l.file })),
+    ...input.evidence.map((l) => ({ study: 'evidence', row: l.row as LayersRow | EvidenceRow, file: l.file })),
+  ];
+  out.data_inventory = groupBy(located, (l) => [l.study, l.row.arm, l.row.browser.name]).map(({ key: [study, arm, browser], items }) => ({
+    study, arm, browser,
+    browser_versions: [...new Set(items.map((l) => l.row.browser.version))].sort().join(', '),
+    runs: new Set(items.map((l) => l.row.run_id)).size,
+    files: new Set(items.map((l) => path.resolve(l.file))).size,
+    rows: items.length,
+    error_rows: count(items, (l) => l.row.error !== undefined && l.row.error !== null),
+    smoke_rows: count(items, (l) => l.row.smoke === true),
+  }));
+
+  out.layers_overall = groupBy(main, (r) => [r.browser.name, r.policy]).map(({ key: [browser, policy], items }) => ({
+    browser, policy, ...outcomeCounts(items),
+    mean_actions: mean(items.map((r) => r.actions)),
+    mean_retries: mean(items.map((r) => r.retries)),
+    mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+  }));
+
+  out.layers_by_layer = [
+    ...groupBy(main, (r) => [r.browser.name, r.template, r.policy, r.layer]),
+    ...groupBy(main, (r) => [r.browser.name, 'all', r.policy, r.layer]),
+  ].map(({ key: [browser, template, policy, layer], items }) => ({ browser, template, policy, layer, ...outcomeCounts(items) }));
+
+  out.layers_by_template = groupBy(main, (r) => [r.browser.name, r.template, r.policy]).map(({ key: [browser, template, policy], items }) => ({
+    browser, template, policy, ...outcomeCounts(items),
+  }));
+
+  const policyPairs = pairsOf(
+    main,
+    (r) => JSON.stringify([r.browser.name, r.template, r.condition_id]),
+    (x, y) => x.policy < y.policy,
+  );
+  out.layers_paired = [
+    ...groupBy(policyPairs, ([x, y]) => [x.browser.name, x.template, x.policy, y.policy]),
+    ...groupBy(policyPairs, ([x, y]) => [x.browser.name, 'all', x.policy, y.policy]),
+  ].map(({ key: [browser, template, policy_a, policy_b], items }) => ({
+    browser, template, policy_a, policy_b, ...pairCounts(items.map(([x, y]) => ({ a: x.vts, b: y.vts }))),
+  }));
+
+  out.layers_horizon = groupBy(layers.filter((r) => r.arm === 'horizon'), (r) => [r.browser.name, r.layer, r.horizon_ms]).map(
+    ({ key: [browser, layer, horizon_ms], items }) => {
+      const c = outcomeCounts(items);
+      return { browser, layer, horizon_ms, n: c.n, as_n: c.as_n, vts_n: c.vts_n };
+    },
+  );
+
+  const pilot = layers.filter((r) => r.arm === 'pilot');
+  out.layers_pilot = [
+    ...groupBy(pilot, (r) => [r.browser.name, r.prompt ?? null, r.layer]),
+    ...groupBy(pilot, (r) => [r.browser.name, r.prompt ?? null, 'all']),
+  ].map(({ key: [browser, prompt, layer], items }) => ({
+    browser, prompt, layer, ...outcomeCounts(items),
+    mean_actions: mean(items.map((r) => r.actions)),
+    mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+  }));
+
+  const promptPairs = pairsOf(
+    pilot,
+    (r) => JSON.stringify([r.browser.name, r.condition_id]),
+    (x, y) => x.prompt === 'ordinary' && y.prompt === 'reliability',
+  );
+  out.layers_pilot_paired = groupBy(promptPairs, ([x]) => [x.browser.name]).map(({ key: [browser], items }) => ({
+    browser, prompt_a: 'ordinary', prompt_b: 'reliability', ...pairCounts(items.map(([x, y]) => ({ a: x.vts, b: y.vts }))),
+  }));
+
+  const enginePairs = pairsOf(
+    main,
+    (r) => JSON.stringify([r.condition_id, r.policy]),
+    (x, y) => x.browser.name === 'chromium' && y.browser.name === 'firefox',
+  );
+  out.layers_engines = groupBy(enginePairs, ([x]) => [x.policy]).map(({ key: [policy], items }) => ({
+    policy, browser_a: 'chromium', browser_b: 'firefox', ...pairCounts(items.map(([x, y]) => ({ a: x.vts, b: y.vts }))),
+  }));
+
+  out.layers_timing = groupBy(layers, (r) => [r.arm, r.browser.name, r.policy, r.layer])
+    .filter(({ items }) => items.some((r) => r.timing_sensitive === true))
+    .map(({ key: [arm, browser, policy, layer], items }) => {
+      const sensitive = items.filter((r) => r.timing_sensitive === true);
+      const margins = sensitive.flatMap((r) => (typeof r.timing_margin_ms === 'number' ? [Math.abs(r.timing_margin_ms)] : []));
+      return {
+        arm, browser, policy, layer, n: items.length,
+        timing_sensitive_n: sensitive.length,
+        timing_sensitive_vts_n: count(sensitive, (r) => r.vts),
+        min_abs_margin_ms: margins.length ? Math.min(...margins) : null,
+      };
+    });
+
+  const verdicts = flatVerdicts(evidence);
+  out.evidence_confusion = groupBy(verdicts, (v) => [v.arm, v.browser, v.policy]).map(({ key: [arm, browser, policy], items }) => ({
+    arm, browser, policy,
+    n: items.length,
+    successes: count(items, (v) => v.truth === 'success'),
+    failures: count(items, (v) => v.truth === 'failure'),
+    true_accept_n: count(items, (v) => v.truth === 'success' && v.accept),
+    false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
+    false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
+    true_reject_n: count(items, (v) => v.truth === 'failure' && !v.accept),
+  }));
+
+  out.evidence_by_scenario = groupBy(verdicts, (v) => [v.arm, v.browser, v.scenario, v.truth, v.policy]).map(
+    ({ key: [arm, browser, scenario, truth, policy], items }) => ({ arm, browser, scenario, truth, policy, n: items.length, accept_n: count(items, (v) => v.accept) }),
+  );
+
+  out.evidence_production = groupBy(verdicts.filter((v) => v.arm === 'arm-b'), (v) => [v.browser, v.scenario, v.policy]).map(
+    ({ key: [browser, kind, policy], items }) => ({
+      browser, kind, policy,
+      n: items.length,
+      cases: new Set(items.flatMap((v) => (v.case_id === null ? [] : [v.case_id]))).size,
+      successes: count(items, (v) => v.truth === 'success'),
+      failures: count(items, (v) => v.truth === 'failure'),
+      accept_n: count(items, (v) => v.accept),
+      false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
+      false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
+    }),
+  );
+
+  out.evidence_latency = groupBy(verdicts, (v) => [v.arm, v.browser, v.policy]).map(({ key: [arm, browser, policy], items }) => {
+    const values = items.flatMap((v) => (v.latency_ms === null ? [] : [v.latency_ms]));
+    return {
+      arm, browser, policy, n: values.length,
+      mean_ms: mean(values), median_ms: median(values),
+      min_ms: values.length ? Math.min(...values) : null,
+      max_ms: values.length ? Math.max(...values) : null,
+    };
+  });
+
+  out.evidence_latency_values = verdicts
+    .filter((v) => v.latency_ms !== null)
+    .map((v) => ({ arm: v.arm, browser: v.browser, policy: v.policy, condition_id: v.condition_id, rep: v.rep, truth: v.truth, accept: v.accept, latency_ms: v.latency_ms }));
+
+  const trialPairs = pairsOf(
+    verdicts,
+    (v) => JSON.stringify([v.arm, v.browser, v.condition_id, v.rep]),
+    (x, y) => x.policy < y.policy,
+  );
+  const timedPairs = trialPairs.filter(([x, y]) => x.latency_ms !== null && y.latency_ms !== null);
+  out.evidence_latency_gaps = groupBy(timedPairs, ([x, y]) => [x.arm, x.browser, x.policy, y.policy]).map(({ key: [arm, browser, policy_a, policy_b], items }) => {
+    const gaps = items.map(([x, y]) => y.latency_ms! - x.latency_ms!);
+    return { arm, browser, policy_a, policy_b, n: gaps.length, mean_gap_ms: mean(gaps), median_gap_ms: median(gaps) };
+  });
+
+  out.evidence_paired = groupBy(trialPairs, ([x, y]) => [x.arm, x.browser, x.policy, y.policy]).map(({ key: [arm, browser, policy_a, policy_b], items }) => ({
+    arm, browser, policy_a, policy_b, ...pairCounts(items.map(([x, y]) => ({ a: x.correct, b: y.correct }))),
+  }));
+
+  const engineTrials = pairsOf(
+    verdicts,
+    (v) => JSON.stringify([v.condition_id, v.rep, v.policy]),
+    (x, y) => x.arm === 'controlled' && x.browser === 'chromium' && y.arm === 'arm-a' && y.browser === 'firefox',
+  );
+  out.evidence_engines = groupBy(engineTrials, ([x]) => [x.policy]).map(({ key: [policy], items }) => ({
+    policy, side_a: 'controlled/chromium', side_b: 'arm-a/firefox', ...pairCounts(items.map(([x, y]) => ({ a: x.correct, b: y.correct }))),
+  }));
+
+  return out;
+}
+
+/** Checks the recount makes before anything is counted; each problem names its file and line. */
+export function rowProblems(input: RecountInput, rel: (file: string) => string): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, string>();
+  const where = (l: { file: string; line: number }) => `${rel(l.file)}:${l.line}`;
+  for (const l of [...input.layers, ...input.evidence]) {
+    if (l.row.smoke) problems.push(`${where(l)}: a smoke row in data/raw (smoke runs belong in data/excluded/)`);
+    // the unit each paired comparison relies on being unique
+    const r = l.row;
+    const unit = r.study === 'layers'
+      ? ['layers', r.arm, r.browser.name, r.condition_id, r.policy, r.arm === 'horizon' ? r.horizon_ms : '', r.prompt ?? '']
+      : ['evidence', r.arm, r.browser.name, r.condition_id, r.rep];
+    const id = JSON.stringify(unit);
+    const first = seen.get(id);
+    if (first) problems.push(`${where(l)}: the same trace as ${first} (${unit.filter((x) => x !== '').join(' ')}); a condition may be counted once`);
+    else seen.set(id, where(l));
+  }
+  for (const l of input.layers) {
+    if (l.row.false_completion !== fc(l.row)) {
+      problems.push(`${where(l)}: false_completion is ${l.row.false_completion} but apparent_success is ${l.row.apparent_success} and vts is ${l.row.vts} (FC = AS and not VTS)`);
+    }
+  }
+  return problems;
+}
+

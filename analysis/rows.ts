@@ -1,0 +1,100 @@
+// The trace rows the analysis reads (schemas/trace.schema.json, trace/1), as TypeScript types,
+// and where they live: data/raw/<study>/<arm>/<run_id>.jsonl, any number of runs per arm.
+import fs from 'node:fs';
+import path from 'node:path';
+import { paths } from '../core/paths.ts';
+import { readJsonl } from '../core/jsonl.ts';
+
+export type Study = 'layers' | 'evidence';
+export const studies: readonly Study[] = ['layers', 'evidence'];
+
+interface CommonRow {
+  schema: 'trace/1';
+  study: Study;
+  arm: string;
+  run_id: string;
+  condition_id: string;
+  policy: string;
+  browser: { name: 'chromium' | 'firefox'; version: string };
+  ledger_head: string;
+  started_at: string;
+  elapsed_ms: number;
+  smoke?: boolean;
+  error?: string | null;
+}
+
+export interface LayersRow extends CommonRow {
+  study: 'layers';
+  template: 'cards' | 'profile' | 'modal';
+  layer: Layer;
+  severity: number;
+  apparent_success: boolean;
+  vts: boolean;
+  false_completion: boolean;
+  actions: number;
+  retries: number;
+  horizon_ms: number;
+  persisted: Record<string, unknown>;
+  target: Record<string, unknown>;
+  timing_margin_ms?: number | null;
+  timing_sensitive?: boolean;
+  prompt?: 'ordinary' | 'reliability';
+  plan_id?: string;
+}
+
+export interface TimelineEvent {
+  t_ms: number;
+  source: 'dom' | 'network' | 'app' | 'server' | 'runner';
+  type: string;
+  request_id?: string;
+  url?: string;
+  status?: number;
+  detail?: Record<string, unknown>;
+}
+
+export interface Verdict { accept: boolean; latency_ms: number | null }
+
+export interface EvidenceRow extends CommonRow {
+  study: 'evidence';
+  scenario: string;
+  delay_ms: number;
+  rep: number;
+  truth: 'success' | 'failure';
+  case_id?: string;
+  events: TimelineEvent[];
+  verdicts: Record<string, Verdict>;
+}
+
+export type TraceRow = LayersRow | EvidenceRow;
+
+/** The order the papers present the layers in (not alphabetical). */
+export const layerOrder = ['baseline', 'access', 'perception', 'action', 'state', 'verification'] as const;
+export type Layer = (typeof layerOrder)[number];
+
+/** A row together with where it came from, so every problem can name its file and line. */
+export interface Located<R> { row: R; file: string; line: number }
+
+/** Every trace file of a study under data/raw, sorted (so every reader sees one order). */
+export function rawFiles(study: Study, rawDir = paths.raw()): string[] {
+  const dir = path.join(rawDir, study);
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.isFile() && entry.name.endsWith('.jsonl')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** Reads and validates every row of the given files against the trace schema. */
+export function readRows<R extends TraceRow>(files: string[]): Located<R>[] {
+  const out: Located<R>[] = [];
+  for (const file of files) {
+    readJsonl<R>(file, { schema: 'trace' }).forEach((row, i) => out.push({ row, file, line: i + 1 }));
+  }
+  return out;
+}

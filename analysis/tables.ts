@@ -1,0 +1,229 @@
+// Every table the reanalysis writes to analysis/out: which query makes it, which columns identify a
+// row (keys), which it counts (compared exactly between SQL and the recount), which it measures
+// (means, medians: compared to a relative tolerance), and which statistics follow from the counts.
+//
+//   data/raw ──▶ queries/<name>.sql (DuckDB) ──┐
+//            └─▶ recount.ts (TypeScript) ──────┴─▶ compare.ts ──▶ + statistics ──▶ out/<name>.json|csv
+import { wilson, mcnemarExact } from './stats.ts';
+
+export type Cell = string | number | boolean | null;
+export type TableRow = Record<string, Cell>;
+
+export interface RateSpec { name: string; k: string; n: string }
+export interface PairSpec { b: string; c: string }
+
+export interface TableDef {
+  name: string;
+  title: string;
+  /** where the paper's reader finds what made this table */
+  query: string;
+  /** 'sql': a query in analysis/queries, recounted in TypeScript; 'ts': computed in TypeScript only */
+  source: 'sql' | 'ts';
+  keys: string[];
+  /** integers and exact values (strings, booleans) that must agree exactly */
+  counts: string[];
+  /** floating-point summaries that must agree to a relative 1e-9 */
+  measures: string[];
+  /** proportions with Wilson 95% intervals: adds <name>_rate, <name>_low, <name>_high */
+  rates: RateSpec[];
+  /** exact two-sided McNemar on discordant pairs: adds p_mcnemar */
+  mcnemar?: PairSpec;
+}
+
+const q = (name: string) => `analysis/queries/${name}.sql`;
+
+function sqlTable(def: Omit<TableDef, 'query' | 'source' | 'measures' | 'rates'> & Partial<Pick<TableDef, 'measures' | 'rates'>>): TableDef {
+  return { query: q(def.name), source: 'sql', measures: [], rates: [], ...def };
+}
+
+const asVtsFc = (n = 'n'): RateSpec[] => [
+  { name: 'as', k: 'as_n', n },
+  { name: 'vts', k: 'vts_n', n },
+  { name: 'fc', k: 'fc_n', n },
+];
+const pairCounts = ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'];
+
+export const tables: TableDef[] = [
+  sqlTable({
+    name: 'data_inventory',
+    title: 'Registered data: runs, files and rows per study, arm and browser',
+    keys: ['study', 'arm', 'browser'],
+    counts: ['browser_versions', 'runs', 'files', 'rows', 'error_rows', 'smoke_rows'],
+  }),
+  sqlTable({
+    name: 'layers_overall',
+    title: 'Table I. Overall cross-template results (arm main)',
+    keys: ['browser', 'policy'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n'],
+    measures: ['mean_actions', 'mean_retries', 'mean_latency_ms'],
+    rates: asVtsFc(),
+  }),
+  sqlTable({
+    name: 'layers_by_layer',
+    title: 'Table II. Layer-specific results (arm main; template "all" = the three templates together)',
+    keys: ['browser', 'template', 'policy', 'layer'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n'],
+    rates: asVtsFc(),
+  }),
+  sqlTable({
+    name: 'layers_by_template',
+    title: 'Table III. Cross-template replication (arm main)',
+    keys: ['browser', 'template', 'policy'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n'],
+    rates: asVtsFc(),
+  }),
+  sqlTable({
+    name: 'layers_paired',
+    title: 'Table III (paired controls). VTS discordance between policies on the same conditions (arm main)',
+    keys: ['browser', 'template', 'policy_a', 'policy_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
+    name: 'layers_horizon',
+    title: 'Table IV. Scoring-horizon sensitivity: State versus Verification (arm horizon)',
+    keys: ['browser', 'layer', 'horizon_ms'],
+    counts: ['n', 'as_n', 'vts_n'],
+    rates: [{ name: 'vts', k: 'vts_n', n: 'n' }],
+  }),
+  sqlTable({
+    name: 'layers_pilot',
+    title: 'Table V. Planning pilot: ordinary versus reliability-oriented prompt (arm pilot)',
+    keys: ['browser', 'prompt', 'layer'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n'],
+    measures: ['mean_actions', 'mean_latency_ms'],
+    rates: asVtsFc(),
+  }),
+  sqlTable({
+    name: 'layers_pilot_paired',
+    title: 'Table V (paired). The same pilot conditions under both prompts (arm pilot)',
+    keys: ['browser', 'prompt_a', 'prompt_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
+    name: 'layers_engines',
+    title: 'Cross-engine replication of the layers study: Chromium versus Firefox (arm main)',
+    keys: ['policy', 'browser_a', 'browser_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
+    name: 'layers_timing',
+    title: 'Timing-sensitive outcomes (rows the prereg declares timing-sensitive)',
+    keys: ['arm', 'browser', 'policy', 'layer'],
+    counts: ['n', 'timing_sensitive_n', 'timing_sensitive_vts_n'],
+    measures: ['min_abs_margin_ms'],
+  }),
+  sqlTable({
+    name: 'evidence_confusion',
+    title: 'Evidence policies: false accepts among failures and false rejects among successes',
+    keys: ['arm', 'browser', 'policy'],
+    counts: ['n', 'successes', 'failures', 'true_accept_n', 'false_reject_n', 'false_accept_n', 'true_reject_n'],
+    rates: [
+      { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
+      { name: 'false_reject', k: 'false_reject_n', n: 'successes' },
+    ],
+  }),
+  sqlTable({
+    name: 'evidence_by_scenario',
+    title: 'Evidence policies: accepts per scenario family and truth',
+    keys: ['arm', 'browser', 'scenario', 'truth', 'policy'],
+    counts: ['n', 'accept_n'],
+    rates: [{ name: 'accept', k: 'accept_n', n: 'n' }],
+  }),
+  sqlTable({
+    name: 'evidence_production',
+    title: 'Production arm (arm-b): accepts per case kind and policy against the frozen direct-HTTP labels',
+    keys: ['browser', 'kind', 'policy'],
+    counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
+    rates: [
+      { name: 'accept', k: 'accept_n', n: 'n' },
+      { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
+    ],
+  }),
+  sqlTable({
+    name: 'evidence_latency',
+    title: 'Evidence policies: verdict latency (ms from the action dispatch)',
+    keys: ['arm', 'browser', 'policy'],
+    counts: ['n'],
+    measures: ['mean_ms', 'median_ms', 'min_ms', 'max_ms'],
+  }),
+  sqlTable({
+    name: 'evidence_latency_values',
+    title: 'Evidence policies: every recorded verdict latency',
+    keys: ['arm', 'browser', 'policy', 'condition_id', 'rep'],
+    counts: ['truth', 'accept'],
+    measures: ['latency_ms'],
+  }),
+  sqlTable({
+    name: 'evidence_latency_gaps',
+    title: 'Evidence policies: how much later one decides than another on the same trial (gap = b - a, ms)',
+    keys: ['arm', 'browser', 'policy_a', 'policy_b'],
+    counts: ['n'],
+    measures: ['mean_gap_ms', 'median_gap_ms'],
+  }),
+  sqlTable({
+    name: 'evidence_paired',
+    title: 'Evidence policies compared on the same trials: who was right where the other was wrong',
+    keys: ['arm', 'browser', 'policy_a', 'policy_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
+    name: 'evidence_engines',
+    title: 'Cross-engine replication of the controlled matrix: Chromium (controlled) versus Firefox (arm A)',
+    keys: ['policy', 'side_a', 'side_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  {
+    name: 'evidence_verdict_check',
+    title: 'Evidence verdicts recomputed from the recorded events and compared with the recorded verdicts',
+    query: 'analysis/verdicts.ts',
+    source: 'ts',
+    keys: ['arm', 'browser', 'policy'],
+    counts: ['rows', 'rechecked', 'accept_mismatch_n', 'latency_mismatch_n', 'status'],
+    measures: [],
+    rates: [],
+  },
+];
+
+export function tableDef(name: string): TableDef {
+  const def = tables.find((t) => t.name === name);
+  if (!def) throw new Error(`no table ${name} in analysis/tables.ts`);
+  return def;
+}
+
+/** Columns in output order: keys, counts, measures, then the statistics derived from the counts. */
+export function columnsOf(def: TableDef): string[] {
+  const derived = def.rates.flatMap((r) => [`${r.name}_rate`, `${r.name}_low`, `${r.name}_high`]);
+  return [...def.keys, ...def.counts, ...def.measures, ...derived, ...(def.mcnemar ? ['p_mcnemar'] : [])];
+}
+
+/** Rounding that makes the output bytes stable: ms and means to 3 decimals, proportions to 4,
+ *  p-values to 4 significant digits (they can be 1e-40). */
+function round(value: number, decimals: number): number {
+  const r = Number(value.toFixed(decimals));
+  return Object.is(r, -0) ? 0 : r;
+}
+function significant(value: number, digits: number): number {
+  return value === 0 ? 0 : Number(value.toPrecision(digits));
+}
+
+/** One output row: the columns in order, measures rounded, statistics computed from the counts. */
+export function finishRow(def: TableDef, row: TableRow): TableRow {
+  const out: TableRow = {};
+  for (const c of [...def.keys, ...def.counts]) out[c] = typeof row[c] === 'number' ? round(row[c] as number, 3) : (row[c] ?? null);
+  for (const c of def.measures) out[c] = typeof row[c] === 'number' ? round(row[c] as number, 3) : null;
+  for (const r of def.rates) {
+    const k = row[r.k] as number;
+    const n = row[r.n] as number;
+    const { low, high } = wilson(k, n);
+    out[`${r.name}_rate`] = n > 0 ? round(k / n, 4) : null;
+    out[`${r.name}_low`] = n > 0 ? round(low, 4) : null;
+    out[`${r.name}_high`] = n > 0 ? round(high, 4) : null;
+  }
+  if (def.mcnemar) out.p_mcnemar = significant(mcnemarExact(row[def.mcnemar.b] as number, row[def.mcnemar.c] as number), 4);
+  return out;
+}

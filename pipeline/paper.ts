@@ -1,0 +1,29 @@
+// make paper: paper/paper.html bound to analysis/out and figures/out (paper/build.ts), written to
+// paper/build/paper.html, then printed to paper/build/paper.pdf by Chromium (paper/pdf.ts).
+import path from 'node:path';
+import { main } from '../core/cli.ts';
+import { paths, rel } from '../core/paths.ts';
+import { log } from '../core/log.ts';
+import { messages } from '../core/messages.ts';
+import { buildPaper, writePaperHtml } from '../paper/build.ts';
+import { printPdf } from '../paper/pdf.ts';
+
+await main({
+  name: 'paper',
+  summary: 'build paper/build/paper.html and paper.pdf from paper/paper.html, analysis/out and figures/out',
+  options: { 'no-pdf': { type: 'boolean', default: false } },
+  help: { 'no-pdf': 'write the HTML only (no browser needed)' },
+  async run(values) {
+    const built = buildPaper();
+    const html = writePaperHtml(built);
+    const written = [rel(html)];
+    if (!values['no-pdf']) {
+      const pdf = path.join(paths.paperBuild(), 'paper.pdf');
+      await printPdf(html, pdf);
+      written.push(rel(pdf));
+    }
+    for (const w of built.warnings) log({ kind: 'warn', message: w });
+    const empty = built.tables.filter((t) => t.rows === 0).length;
+    log({ kind: 'info', message: `${messages.paperWrote(written)}: ${built.tables.length} tables (${empty} without data yet), ${built.figures.length} figures` });
+  },
+});
