@@ -42,6 +42,9 @@ export const messages = {
     labelsAfterTelemetry: (file: string, frozenAt: string, run: string, startedAt: string) =>
       `refusing to run: ${file} was first frozen at ${frozenAt}, after ${run} had started collecting telemetry (${startedAt}); labels must be frozen before any browser telemetry exists`,
     labelsMismatchManifest: (file: string, detail: string) => `refusing to run: ${file} does not label the manifest's cases (${detail}). Relabel: make label-arm-b`,
+    siteDrifted: (cases: string[]) =>
+      `refusing to run: the site no longer gives the frozen labels (direct HTTP, just now):\n${cases.map((c) => `  ${c}`).join('\n')}\n` +
+      `The labels describe another state of the site. Restore the site (make production-site-stop; rm -rf .state/production-site; make production-site), or label a new sample.`,
     siteDown: (origin: string) => `the production site does not answer at ${origin}. Start it: make production-site (or point ARM_B_MANIFEST at a manifest for a running site)`,
     noProtocol: () => `refusing to run: no preregistration for study evidence, arm arm-b in prereg/ (prereg/evidence-arm-b.md is v1)`,
     protocolFork: (ids: string[]) => `refusing to run: the arm-b protocol forks; more than one prereg is newest: ${ids.join(', ')}`,

@@ -4,7 +4,7 @@
 //   2. protocol                     prereg/evidence-arm-b*.md: the newest amendment, its registered policies
 //   3. preflight                    manifest + labels frozen, labels made from this manifest, before any telemetry;
 //                                   runs under superseded protocols → data/excluded/ with the reason
-//   4. the site answers             one GET of the origin
+//   4. the site answers             one GET of the origin, and direct HTTP still gives the frozen labels
 //   5. trials                       rep by rep, case by case: a fresh context, GET-only to the origin,
 //                                   the timeline recorded, verdicts computed from it (pure functions)
 //   6. rows                         data/raw/evidence/arm-b/<protocol>-<sample>-<browser>.jsonl (resumable)
@@ -25,6 +25,7 @@ import { TraceWriter, type TraceRow } from './lib/trace-writer.ts';
 import { updateDataManifest } from './lib/manifest.ts';
 import { launchBrowser, parseBrowserName, type BrowserName } from './lib/browser/launch.ts';
 import { conditionId, manifestPath } from './lib/production/manifest.ts';
+import { labelManifest } from './lib/production/labeler.ts';
 import { protocolChain } from './lib/production/protocol.ts';
 import { excludeSuperseded, preflight } from './lib/production/preflight.ts';
 import { defaultWindowMs, recordTrial } from './lib/production/recorder.ts';
@@ -77,6 +78,13 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   if (!options.smoke) excludeSuperseded(protocols);
   // 4
   if (!(await siteAnswers(manifest.origin))) throw new RStackError(messages.armB.siteDown(manifest.origin), { exitCode: 1 });
+  // the frozen labels must still describe the site: relabel by direct HTTP and compare (no browser yet)
+  const { labels: now } = await labelManifest(manifest);
+  const drifted = now.filter((l) => {
+    const frozen = labels.cases.find((c) => c.case_id === l.case_id)!;
+    return frozen.truth !== l.truth || frozen.status !== l.status || frozen.final_url !== l.final_url;
+  });
+  if (drifted.length) throw new RStackError(messages.armB.siteDrifted(drifted.map((l) => `${l.case_id}: now ${l.status} ${l.truth}`)), { exitCode: 1 });
 
   const browserName = options.browser ?? 'firefox';
   const cases = options.cases ? manifest.cases.filter((c) => options.cases!.includes(c.id)) : manifest.cases;
@@ -155,6 +163,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'window-ms': `how long to sample title and body after domcontentloaded (default ${defaultWindowMs})`,
     },
     async run(values) {
+      // tests may shorten the window of a run in a throw-away tree; on the command line only a smoke run may
+      if (values['window-ms'] !== undefined && !values.smoke) throw new UsageError(`--window-ms is for --smoke runs: the protocol registers ${defaultWindowMs} ms`);
       const result = await runArmB({
         browser: parseBrowserName(values.browser, 'firefox'),
         manifest: values.manifest,

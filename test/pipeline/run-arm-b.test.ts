@@ -16,6 +16,7 @@ import { GateError } from '../../core/errors.ts';
 let server: http.Server;
 let origin = '';
 let tmp = '';
+let searchFinds = false;
 const hits: string[] = [];
 const p = (...parts: string[]) => path.join(tmp, ...parts);
 const protocol = (file: string, id: string, version: string, supersedes: string, policies: string[]) =>
@@ -25,7 +26,7 @@ before(async () => {
   server = http.createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
     if (req.url === '/post/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Post</title><p>the post</p>');
-    if (req.url?.startsWith('/?s=')) return res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Search</title><p>nothing matched</p>');
+    if (req.url?.startsWith('/?s=')) return res.writeHead(200, { 'content-type': 'text/html' }).end(searchFinds ? '<title>Search</title><p>one result</p>' : '<title>Search</title><p>nothing matched</p>');
     res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title><p>no such page</p>');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -87,4 +88,8 @@ test('the amendment history in a real browser: refusals first, v1, then v1.1 sup
   const data = fs.readFileSync(p('manifests/data.sha256'), 'utf8');
   assert.match(data, /data\/raw\/evidence\/arm-b\/evidence-arm-b.v1.1-tiny-firefox.jsonl/);
   assert.match(data, /data\/excluded\/evidence\/arm-b\/evidence-arm-b-tiny-firefox.jsonl/);
+
+  // the site changed since the labels were frozen: refused before the browser starts
+  searchFinds = true;
+  await assert.rejects(runArmB({ windowMs: 1500, smoke: true }), /no longer gives the frozen labels[\s\S]*find: now 200 success/);
 });
