@@ -1,9 +1,9 @@
 // The trace rows the analysis reads (schemas/trace.schema.json, trace/1), as TypeScript types,
 // and where they live: data/raw/<study>/<arm>/<run_id>.jsonl, any number of runs per arm.
-import fs from 'node:fs';
 import path from 'node:path';
 import { paths } from '../core/paths.ts';
 import { readJsonl } from '../core/jsonl.ts';
+import { listFiles } from '../core/files.ts';
 
 export type Study = 'layers' | 'evidence';
 export const studies: readonly Study[] = ['layers', 'evidence'];
@@ -76,18 +76,7 @@ export interface Located<R> { row: R; file: string; line: number }
 
 /** Every trace file of a study under data/raw, sorted (so every reader sees one order). */
 export function rawFiles(study: Study, rawDir = paths.raw()): string[] {
-  const dir = path.join(rawDir, study);
-  if (!fs.existsSync(dir)) return [];
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (entry.isFile() && entry.name.endsWith('.jsonl')) out.push(p);
-    }
-  };
-  walk(dir);
-  return out.sort();
+  return listFiles(path.join(rawDir, study)).filter((f) => f.endsWith('.jsonl'));
 }
 
 /** Reads and validates every row of the given files against the trace schema. */

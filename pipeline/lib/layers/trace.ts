@@ -8,8 +8,9 @@
 //   horizon: h ms after the server received the one target save
 // The server's state is a commit log on this process's clock, so the state at the boundary is
 // exact. A trace is timing-sensitive when an outcome could flip with the browser's or the
-// policy's speed: the success indication showed within 25 ms of the boundary, or the boundary
-// was set by the policy's return and the nearest target commit lies within 25 ms of it.
+// policy's speed: the success indication showed within 25 ms of the boundary; the boundary was
+// set by the policy's return and the nearest target commit lies within 25 ms of it; or a policy
+// that looks once without waiting got its answer later than 25 ms before a late surface appeared.
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../../fixtures/server.ts';
@@ -49,10 +50,16 @@ export interface LayersOutcome {
  * Runs in every document before its scripts: calls the binding when a success indication shows.
  * A string, not a function: tsx's name-keeping helpers do not exist inside the page.
  */
-const watchSuccess = `
+const watchPage = `
+let revealed = false;
 new MutationObserver(() => {
   const el = document.querySelector(${JSON.stringify('[role=status][data-state=success]')});
   if (el && el.checkVisibility()) window.__rsbSuccessShown(performance.timeOrigin + performance.now());
+  // the app's surface replaces its "Loading…" line when it appears (the Access fault's moment)
+  if (!revealed && document.getElementById('app') && !document.getElementById('loading')) {
+    revealed = true;
+    window.__rsbRevealed(performance.timeOrigin + performance.now());
+  }
 }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 `;
 
@@ -81,10 +88,17 @@ export async function runLayersTrace(options: {
     await context.exposeBinding('__rsbSuccessShown', (_source, epochMs: number) => {
       successShownAt ??= epochMs - performance.timeOrigin;
     });
-    await context.addInitScript({ content: watchSuccess });
+    let revealedAt: number | null = null;
+    await context.exposeBinding('__rsbRevealed', (_source, epochMs: number) => {
+      revealedAt ??= epochMs - performance.timeOrigin;
+    });
+    await context.addInitScript({ content: watchPage });
     const page = await context.newPage();
     await page.goto(`${server.origin}/`, { waitUntil: 'load' });
-    // the Access fault's clock starts here (fixtures/layers-page.ts); a string, see watchSuccess
+    // Playwright installs its selector engine on a page's first query (tens of ms); do that
+    // before the agent begins, so that no policy's first look pays for it
+    await page.locator('body').isVisible();
+    // the Access fault's clock starts here (fixtures/layers-page.ts); a string, see watchPage
     await page.evaluate("dispatchEvent(new Event('rsb:agent-start'))");
     const actor = new Actor(page);
     const started_at = new Date().toISOString();
@@ -119,7 +133,11 @@ export async function runLayersTrace(options: {
     const commits = app.store.targetCommitTimes();
     const margin = commits.length ? commits.map((c) => tScore - c).reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a)) : null;
     const shownMargin = successShownAt === null ? null : tScore - successShownAt;
+    // a policy that looked once, without waiting, saw a surface that appeared after the agent
+    // began only because its look came late: its outcome follows its own speed
+    const lookedLate = revealedAt !== null && revealedAt > t0 && actor.firstLookDone !== null && actor.firstLookDone >= revealedAt - TIMING_SENSITIVE_MS;
     const sensitive =
+      lookedLate ||
       (shownMargin !== null && Math.abs(shownMargin) < TIMING_SENSITIVE_MS) ||
       (margin !== null && Math.abs(margin) < TIMING_SENSITIVE_MS && (anchoredByPolicy || scoring.kind === 'after-action' && app.store.firstTargetSaveAt === null));
     return {

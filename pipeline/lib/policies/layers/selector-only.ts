@@ -6,7 +6,7 @@ export const selectorOnly: LayersPolicy = {
   name: 'selector-only',
   async run({ page, task, ui, actor }) {
     const first = ui.scopes(page).first();
-    if (!(await first.isVisible())) return; // not there at once: nothing to click
+    if (!(await actor.look(first))) return; // not there at once: nothing to click
     await ui.prepare(actor, first, task.target);
     await ui.commit(actor, first);
   },

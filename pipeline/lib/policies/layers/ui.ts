@@ -16,6 +16,8 @@ export interface TemplateUi {
   commit(actor: Actor, scope: Locator): Promise<void>;
   /** the success indication belonging to the target */
   targetSuccess(page: Page, scope: Locator, target: Entity): Locator;
+  /** the target's visible status line ("Saving…", "Saved", …) */
+  targetStatus(page: Page, scope: Locator): Locator;
   /** reads the server-backed summary a user can see (after reloading) and compares it with the target */
   summaryHolds(page: Page, target: Entity): Promise<boolean>;
 }
@@ -42,6 +44,7 @@ const cards: TemplateUi = {
   prepare: (actor, scope, target) => actor.select(scope.getByLabel('Mode'), target.value as string),
   commit: (actor, scope) => actor.click(scope.getByRole('button', { name: 'Save change' })),
   targetSuccess: (_page, scope) => scope.locator('[role=status][data-state=success]'),
+  targetStatus: (_page, scope) => scope.locator('[role=status]'),
   async summaryHolds(page, target) {
     const scope = cards.targetScope(page, target);
     if (!(await reloadAndWait(page, scope))) return false;
@@ -58,6 +61,7 @@ const profile: TemplateUi = {
   },
   commit: (actor, scope) => actor.click(scope.getByRole('button', { name: 'Save profile' })),
   targetSuccess: (_page, scope) => scope.locator('[role=status][data-state=success]'),
+  targetStatus: (_page, scope) => scope.locator('[role=status]'),
   async summaryHolds(page, target) {
     const scope = profile.targetScope(page, target);
     if (!(await reloadAndWait(page, scope))) return false;
@@ -77,6 +81,7 @@ const modal: TemplateUi = {
     await actor.click(dialog.getByRole('button', { name: 'Confirm delete' }));
   },
   targetSuccess: (page, _scope, target) => page.locator('#status[data-state=success]', { hasText: `Deleted ${target.key}` }),
+  targetStatus: (page) => page.locator('#status'),
   async summaryHolds(page, target) {
     await page.reload();
     const summary = page.locator('#summary');

@@ -1,9 +1,11 @@
 // For each app and layer, the smallest slice that shows the three reference policies apart, in
 // real Chromium: one condition (the highest severity; baseline's first) × the three policies.
+// The same slice of the card app runs in Firefox ESR over WebDriver BiDi (the cross-engine
+// replication of issue 5); the full Firefox matrix is `make run-layers BROWSER=firefox`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../../../../pipeline/lib/browser/launch.ts';
+import { launchBrowser, type BrowserName } from '../../../../pipeline/lib/browser/launch.ts';
 import { startFixtureServer, type FixtureServer } from '../../../../fixtures/server.ts';
 import { generateLayersTasks } from '../../../../pipeline/lib/tasks/layers.ts';
 import { referencePolicies } from '../../../../pipeline/lib/policies/layers/index.ts';
@@ -11,18 +13,18 @@ import { runLayersTrace, type LayersOutcome } from '../../../../pipeline/lib/lay
 import { MAIN_BOUNDARY_MS } from '../../../../pipeline/lib/layers/protocol.ts';
 import { templates, layers, type Layer } from '../../../../fixtures/layers-task.ts';
 
-let browser: Browser;
-let server: FixtureServer;
 const tasks = generateLayersTasks();
+const browsers: Partial<Record<BrowserName, Browser>> = {};
+let server: FixtureServer;
 
 before(async () => {
-  browser = (await launchBrowser('chromium')).browser;
   server = await startFixtureServer();
 });
 after(async () => {
-  await browser?.close();
+  for (const b of Object.values(browsers)) await b?.close();
   await server?.close();
 });
+const browserFor = async (name: BrowserName) => (browsers[name] ??= (await launchBrowser(name)).browser);
 
 type Expect = { vts: boolean; fc: boolean };
 const ok: Expect = { vts: true, fc: false };
@@ -39,10 +41,12 @@ const expected: Record<Layer, [Expect, Expect, Expect]> = {
   verification: [falseCompletion, falseCompletion, ok],
 };
 
-for (const template of templates) {
+const slices: [BrowserName, readonly string[]][] = [['chromium', templates], ['firefox', ['cards']]];
+for (const [browserName, sliceTemplates] of slices) for (const template of sliceTemplates) {
   for (const layer of layers) {
     const id = `${template}-${layer}-${layer === 'baseline' ? '01' : '03'}`;
-    test(`${id}: selector-only / semantic-recovery / verification-aware`, async () => {
+    test(`${browserName} ${id}: selector-only / semantic-recovery / verification-aware`, async () => {
+      const browser = await browserFor(browserName);
       const task = tasks.find((t) => t.condition_id === id)!;
       const outcomes: LayersOutcome[] = [];
       for (const policy of referencePolicies) {
