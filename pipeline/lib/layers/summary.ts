@@ -29,7 +29,7 @@ export function layersSummary(rows: Row[], title: string): string {
     if (rows.some((r) => r.layer === layer)) lines.push(`${pad(layer, 14)}${cells.join('')}`);
   }
   const sensitive = rows.filter((r) => r.timing_sensitive).length;
-  lines.push('', `timing-sensitive traces (|margin to the nearest target commit| < 25 ms): ${sensitive}`);
+  lines.push('', `timing-sensitive traces (outcome within 25 ms of flipping with the machine's speed; prereg amendments 1 and 4): ${sensitive}`);
   return lines.join('\n');
 }
 
