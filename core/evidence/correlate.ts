@@ -1,7 +1,10 @@
 // Action-to-request correlation: which network request did this action cause?
 //
 // The rule (prereg/evidence-controlled.md, "Correlation"):
-//   1. only requests initiated inside the action window count: 0 <= t(request) <= horizon;
+//   1. only requests initiated inside the action window count: -u <= t(request) <= horizon, where
+//      u is the uncertainty of the page-clock mapping (the click is stamped on the page's clock,
+//      network events on the browser's; a request sent in the click handler may map a hair
+//      before t = 0);
 //   2. a request is followed through its redirect chain (one request_id per chain; each hop's URL
 //      and method come from the `request` event and the `redirect` events);
 //   3. a chain is a candidate when ANY of its hops is sent with the contract's method to the
@@ -44,45 +47,52 @@ export function horizonOf(timeline: Timeline): number {
   return h ? h.t_ms : Number.POSITIVE_INFINITY;
 }
 
-/** Every request chain in the timeline, keyed by request_id, in order of their first event. */
+/** The action window for network evidence: from -u (the clock-sync uncertainty) to the horizon. */
+export function windowOf(timeline: Timeline): { start: number; end: number } {
+  const sync = timeline.find((e) => e.source === 'runner' && e.type === 'clock-sync');
+  const u = typeof sync?.detail?.page_uncertainty_ms === 'number' ? Math.max(0, sync.detail.page_uncertainty_ms) : 0;
+  return { start: -u, end: horizonOf(timeline) };
+}
+
+/**
+ * Every request chain in the timeline, keyed by request_id, in order of their first event.
+ * Events are grouped per chain first and read in time order, but a chain's response and its
+ * terminal event are paired whatever their order: CDP stamps loadingFinished in the network
+ * layer and responseReceived later, so for a small body "finished" can carry the earlier time.
+ * The terminal time is therefore the later of the two: completion is known once both are.
+ */
 export function chainsOf(timeline: Timeline, horizon = horizonOf(timeline)): Chain[] {
-  const chains = new Map<string, Chain>();
-  const lastResponse = new Map<Chain, EvidenceEvent>();
+  const grouped = new Map<string, EvidenceEvent[]>();
   for (const e of byTime(timeline)) {
     if (e.source !== 'network' || e.request_id === undefined) continue;
-    let chain = chains.get(e.request_id);
-    if (e.type === 'request') {
-      if (chain) continue; // a repeated announcement of the same chain adds nothing
-      chain = { request_id: e.request_id, request_t_ms: e.t_ms, hops: [hopOf(e, 'GET')], terminal: null, from_cache: null, from_service_worker: null };
-      chains.set(e.request_id, chain);
-      continue;
-    }
-    if (!chain) continue; // events of a request announced before recording started
-    if (chain.terminal) continue; // the first terminal event closes the chain
-    switch (e.type) {
-      case 'redirect':
-        chain.hops.push(hopOf(e, chain.hops.at(-1)!.method));
-        break;
-      case 'response':
-        lastResponse.set(chain, e);
-        if (typeof e.detail?.from_cache === 'boolean') chain.from_cache = e.detail.from_cache;
-        if (typeof e.detail?.from_service_worker === 'boolean') chain.from_service_worker = e.detail.from_service_worker;
-        break;
-      case 'finished':
-      case 'failed': {
-        if (e.t_ms > horizon) break;
-        const response = lastResponse.get(chain);
-        chain.terminal = {
-          type: e.type,
-          t_ms: e.t_ms,
-          status: response?.status ?? (e.type === 'finished' ? e.status ?? null : null),
-          response_t_ms: response ? response.t_ms : null,
-        };
-        break;
-      }
-    }
+    if (!grouped.has(e.request_id)) grouped.set(e.request_id, []);
+    grouped.get(e.request_id)!.push(e);
   }
-  return [...chains.values()];
+  const chains: Chain[] = [];
+  for (const [request_id, events] of grouped) {
+    const announced = events.find((e) => e.type === 'request');
+    if (!announced) continue; // events of a request announced before recording started
+    const chain: Chain = { request_id, request_t_ms: announced.t_ms, hops: [hopOf(announced, 'GET')], terminal: null, from_cache: null, from_service_worker: null };
+    for (const e of events) if (e.type === 'redirect') chain.hops.push(hopOf(e, chain.hops.at(-1)!.method));
+    const end = events.find((e) => (e.type === 'finished' || e.type === 'failed') && e.t_ms <= horizon);
+    // the final hop's response: the last one at or before the horizon (redirect hops have none)
+    const response = events.filter((e) => e.type === 'response' && e.t_ms <= horizon).at(-1);
+    if (response) {
+      if (typeof response.detail?.from_cache === 'boolean') chain.from_cache = response.detail.from_cache;
+      if (typeof response.detail?.from_service_worker === 'boolean') chain.from_service_worker = response.detail.from_service_worker;
+    }
+    if (end) {
+      const finishedWithoutHeaders = end.type === 'finished' && !response;
+      chain.terminal = {
+        type: end.type as 'finished' | 'failed',
+        t_ms: Math.max(end.t_ms, response?.t_ms ?? end.t_ms),
+        status: response?.status ?? (finishedWithoutHeaders ? end.status ?? null : null),
+        response_t_ms: response ? response.t_ms : null,
+      };
+    }
+    chains.push(chain);
+  }
+  return chains;
 }
 
 function hopOf(e: EvidenceEvent, fallbackMethod: string): Hop {
@@ -95,9 +105,9 @@ function matches(hop: Hop, target: TargetContract): boolean {
 }
 
 export function correlate(timeline: Timeline, target: TargetContract): Correlation {
-  const horizon = horizonOf(timeline);
+  const { start, end: horizon } = windowOf(timeline);
   const candidates = chainsOf(timeline, horizon).filter(
-    (c) => c.request_t_ms >= 0 && c.request_t_ms <= horizon && c.hops.some((h) => matches(h, target)),
+    (c) => c.request_t_ms >= start && c.request_t_ms <= horizon && c.hops.some((h) => matches(h, target)),
   );
   if (candidates.length === 0) return { kind: 'none' };
   if (candidates.length > 1) return { kind: 'ambiguous', request_ids: candidates.map((c) => c.request_id) };

@@ -6,7 +6,7 @@
 // last event it required; for a reject, the time of the first event that made rejection certain
 // (a transport failure, the app's reject, a rolled-back rendering), or null when it rejected only
 // because the window closed without the evidence.
-import { correlate, horizonOf, chainsOf, transportSucceeded } from './correlate.ts';
+import { correlate, horizonOf, chainsOf, transportSucceeded, windowOf } from './correlate.ts';
 import { byTime, type EvidenceEvent, type TargetContract, type Timeline } from './events.ts';
 
 export interface Verdict { accept: boolean; latency_ms: number | null }
@@ -61,11 +61,11 @@ export const committedState: Policy = (timeline) => {
 /** 4. Correlated transport plus the committed application state. */
 export const transportCommitted: Policy = (timeline, target) => both(networkTerminal(timeline, target), committedState(timeline, target));
 
-/** 5. Negative control: any request in the window finished with a 2xx, whoever sent it. */
+/** 5. Negative control: any request finished with a 2xx inside the network window, whoever sent it. */
 export const uncorrelatedControl: Policy = (timeline) => {
-  const horizon = horizonOf(timeline);
-  const done = chainsOf(timeline, horizon)
-    .filter((c) => transportSucceeded(c) && c.terminal!.t_ms >= 0)
+  const { start, end } = windowOf(timeline);
+  const done = chainsOf(timeline, end)
+    .filter((c) => transportSucceeded(c) && c.terminal!.t_ms >= start)
     .map((c) => c.terminal!.t_ms);
   return done.length ? accept(Math.min(...done)) : reject();
 };
