@@ -35,3 +35,15 @@ demo: setup ## one baseline configuration-card condition in Chromium; prints its
 
 reproduce: setup freeze verify ## everything, from nothing
 	@echo "reproduce: done"
+
+# ── study `evidence` (controlled arm in Chromium, Arm A in Firefox) ─────────────────────────────
+.PHONY: tasks-evidence run-controlled run-arm-a
+
+tasks-evidence: setup ## write data/tasks/evidence-controlled.jsonl (320 conditions, seeded; same bytes on rerun)
+	@$(TSX) pipeline/tasks-evidence.ts $(ARGS)
+
+run-controlled: setup ## evidence study, controlled arm: 320 conditions in Chromium over CDP (ARGS="--smoke")
+	@$(TSX) pipeline/run-controlled.ts --workers $(WORKERS) $(ARGS)
+
+run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox over WebDriver BiDi (ARGS="--smoke")
+	@$(TSX) pipeline/run-arm-a.ts --workers $(WORKERS) $(ARGS)
