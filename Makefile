@@ -10,7 +10,7 @@ BROWSER ?= chromium
 WORKERS ?= 1
 ARGS ?=
 
-.PHONY: help setup freeze verify test typecheck demo reproduce
+.PHONY: help setup freeze verify test typecheck demo reproduce tasks run-layers run-horizon
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -33,8 +33,21 @@ test: setup typecheck ## type-check, then every test with Node's own runner
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
 	@$(TSX) pipeline/demo.ts --browser $(BROWSER) $(ARGS)
 
-reproduce: setup freeze verify ## everything, from nothing
-	@echo "reproduce: done"
+tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.jsonl (byte-identical per seed)
+	@$(TSX) pipeline/tasks.ts $(ARGS)
+
+# ── study `layers` ────────────────────────────────────────────────────────────
+run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BROWSER=firefox WORKERS=n
+	@$(TSX) pipeline/run-layers.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+
+run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
+	@$(TSX) pipeline/run-horizon.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+
+reproduce: setup ## everything, from nothing: check the tasks, verify the freeze, run every arm (resuming), verify
+	@$(TSX) pipeline/tasks.ts --check
+	@$(TSX) pipeline/verify.ts
+	@$(MAKE) --no-print-directory run-layers run-horizon
+	@$(TSX) pipeline/verify.ts
 
 # ── study `evidence` (controlled arm in Chromium, Arm A in Firefox) ─────────────────────────────
 .PHONY: tasks-evidence run-controlled run-arm-a

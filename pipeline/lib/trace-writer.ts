@@ -13,7 +13,7 @@ import { messages } from '../../core/messages.ts';
 import { appendDurable } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 
-export interface TraceRow { study: string; arm: string; run_id: string; condition_id: string; policy: string; [k: string]: unknown }
+export interface TraceRow { study: string; arm: string; run_id: string; condition_id: string; policy: string }
 
 export interface WriterOptions<R extends TraceRow> {
   study: string;

@@ -1,0 +1,13 @@
+// Selector-only: open loop. It sets the requested value in the first matching control if the
+// control is there at once, activates the first visible commit control, and never recovers.
+import type { LayersPolicy } from './policy.ts';
+
+export const selectorOnly: LayersPolicy = {
+  name: 'selector-only',
+  async run({ page, task, ui, actor }) {
+    const first = ui.scopes(page).first();
+    if (!(await first.isVisible())) return; // not there at once: nothing to click
+    await ui.prepare(actor, first, task.target);
+    await ui.commit(actor, first);
+  },
+};

@@ -1,0 +1,100 @@
+// make verify: what an artifact reviewer runs. Reads everything, writes nothing.
+//   1. the ledger: every line valid, the hash chain unbroken
+//   2. the frozen inputs (prereg/*.md, data/tasks/**, data/labels/**) equal the ledger head
+//   3. data/raw and data/excluded equal manifests/data.sha256 (also checkable with `sha256sum -c`)
+//   4. every registered run: rows valid, its ledger_head in the ledger, frozen before its first row
+// Prints OK, or each problem with its file; exits 1 on any problem.
+import path from 'node:path';
+import { main } from '../core/cli.ts';
+import { messages } from '../core/messages.ts';
+import { paths, rel } from '../core/paths.ts';
+import { readJsonl } from '../core/jsonl.ts';
+import { RStackError } from '../core/errors.ts';
+import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type LedgerLine } from './lib/ledger.ts';
+import { checkPreregs } from './lib/prereg.ts';
+import { checkManifest, dataFiles } from './lib/manifest.ts';
+import { listFiles } from './lib/files.ts';
+
+interface TraceHead { run_id: string; ledger_head: string; started_at: string }
+
+export interface VerifyReport { checks: number; problems: string[] }
+
+/** Problems in one registered run file: rows, ledger head, and freeze-before-run order. */
+export function runProblems(file: string, ledger: LedgerLine[]): string[] {
+  const problems: string[] = [];
+  let rows: TraceHead[];
+  try {
+    rows = readJsonl<TraceHead>(file, { schema: 'trace' });
+  } catch (error) {
+    return [(error as Error).message];
+  }
+  if (!rows.length) return [`${rel(file)}: no rows`];
+  const byHash = new Map(ledger.map((l) => [l.hash, l]));
+  const first = rows.reduce((a, b) => (Date.parse(a.started_at) <= Date.parse(b.started_at) ? a : b));
+  const heads = new Set(rows.map((r) => r.ledger_head));
+  for (const head of heads) {
+    const entry = byHash.get(head);
+    if (!entry) problems.push(`${rel(file)}: ledger_head ${head.slice(0, 12)}… is no entry of manifests/ledger.jsonl`);
+    else if (Date.parse(entry.entry.at) >= Date.parse(first.started_at)) {
+      problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} (${entry.entry.at}) is not older than its first row (${first.started_at})`);
+    }
+  }
+  const runIds = new Set(rows.map((r) => r.run_id));
+  const expected = path.basename(file, '.jsonl');
+  if (runIds.size !== 1 || !runIds.has(expected)) problems.push(`${rel(file)}: rows carry run_id ${[...runIds].join(', ')}, expected ${expected}`);
+  return problems;
+}
+
+export async function verify(): Promise<VerifyReport> {
+  const problems: string[] = [];
+  let checks = 0;
+  const check = (found: string[]) => { checks++; problems.push(...found); };
+
+  let ledger: LedgerLine[] = [];
+  try {
+    ledger = readLedger();
+  } catch (error) {
+    check([(error as Error).message]);
+  }
+  const head = headOf(ledger);
+  if (!head) check([`${rel(paths.ledger())}: no freeze yet (make freeze)`]);
+  check(chainProblems(ledger));
+  if (head) {
+    check(
+      diffSnapshots(head.entry.files, await snapshot()).map((d) =>
+        d.change === 'added'
+          ? `${d.file}: not frozen (added after ledger entry ${head.entry.seq}); ${messages.refreeze}`
+          : `${d.file}: ${d.change} since it was frozen in ledger entry ${head.entry.seq}`,
+      ),
+    );
+  }
+  try {
+    check(checkPreregs());
+  } catch (error) {
+    check([(error as Error).message]);
+  }
+  try {
+    check(await checkManifest(paths.dataManifest(), dataFiles()));
+  } catch (error) {
+    check([(error as Error).message]);
+  }
+  for (const file of listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl'))) check(runProblems(file, ledger));
+  return { checks, problems };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main({
+    name: 'make verify',
+    summary: 'check the ledger chain, the frozen inputs, the data manifest and every run against its freeze',
+    options: {},
+    help: {},
+    async run() {
+      const { checks, problems } = await verify();
+      if (problems.length) {
+        for (const p of problems) process.stdout.write(`FAIL ${p}\n`);
+        throw new RStackError(messages.verifyFailed(problems.length), { exitCode: 1 });
+      }
+      process.stdout.write(messages.verifyOk(checks) + '\n');
+    },
+  });
+}
