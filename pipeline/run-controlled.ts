@@ -7,37 +7,39 @@ import { messages } from '../core/messages.ts';
 import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
 import { formatRun, runMatrix } from './lib/evidence/run-matrix.ts';
 
-await main({
-  name: 'run-controlled',
-  summary: 'run the evidence study\'s 320 controlled conditions in Chromium (CDP) and print the summary',
-  options: {
-    smoke: { type: 'boolean', default: false },
-    workers: { type: 'string', default: '1' },
-    limit: { type: 'string' },
-    'run-id': { type: 'string' },
-    tasks: { type: 'string' },
-  },
-  help: {
-    smoke: 'a development run: rows go to data/excluded/evidence/controlled/',
-    workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
-    limit: 'only the first N conditions of the run order (a slice; some gates go unexercised)',
-    'run-id': 'name of the run file (default: controlled-chromium-<ledger head>, or smoke-chromium-<time>)',
-    tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
-  },
-  async run(values) {
-    const result = await runMatrix({
-      arm: 'controlled',
-      browser: 'chromium',
-      tasksFile: values.tasks ?? evidenceTasksPath(),
-      smoke: Boolean(values.smoke),
-      workers: intOption(values.workers, 'workers', 1),
-      limit: values.limit === undefined ? undefined : intOption(values.limit, 'limit', 320),
-      runId: values['run-id'],
-    });
-    process.stdout.write(formatRun(result) + '\n');
-    if (!result.gatesPassed) {
-      log({ kind: 'error', message: messages.evidenceGatesFailed(result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id)) });
-      return 1;
-    }
-  },
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main({
+    name: 'run-controlled',
+    summary: 'run the evidence study\'s 320 controlled conditions in Chromium (CDP) and print the summary',
+    options: {
+      smoke: { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
+      limit: { type: 'string' },
+      'run-id': { type: 'string' },
+      tasks: { type: 'string' },
+    },
+    help: {
+      smoke: 'a development run: rows go to data/excluded/evidence/controlled/',
+      workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
+      limit: 'only the first N conditions of the run order (a slice; some gates go unexercised)',
+      'run-id': 'name of the run file (default: controlled-chromium-<ledger head>, or smoke-chromium-<time>)',
+      tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
+    },
+    async run(values) {
+      const result = await runMatrix({
+        arm: 'controlled',
+        browser: 'chromium',
+        tasksFile: values.tasks ?? evidenceTasksPath(),
+        smoke: Boolean(values.smoke),
+        workers: intOption(values.workers, 'workers', 1),
+        limit: values.limit === undefined ? undefined : intOption(values.limit, 'limit', 320),
+        runId: values['run-id'],
+      });
+      process.stdout.write(formatRun(result) + '\n');
+      if (!result.gatesPassed) {
+        log({ kind: 'error', message: messages.evidenceGatesFailed(result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id)) });
+        return 1;
+      }
+    },
+  });
+}

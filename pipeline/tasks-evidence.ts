@@ -21,29 +21,31 @@ export function renderTasks(): string {
   return tasks.map((t, i) => toLine(validate('evidence-task', t, { file: 'generated task', line: i + 1 }))).join('');
 }
 
-await main({
-  name: 'tasks-evidence',
-  summary: 'write the evidence study\'s 320 controlled conditions to data/tasks/evidence-controlled.jsonl',
-  options: {
-    check: { type: 'boolean', default: false },
-    force: { type: 'boolean', default: false },
-  },
-  help: {
-    check: 'only check that the file on disk is what the generator writes (exit 1 if not)',
-    force: 'overwrite a file that differs (refreeze afterwards)',
-  },
-  async run(values) {
-    const file = evidenceTasksFile();
-    const text = renderTasks();
-    const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-    if (values.check) {
-      if (existing !== text) throw new RStackError(messages.evidenceTasksDiffer(rel(file)));
-      log({ kind: 'info', message: messages.evidenceTasksUnchanged(rel(file)) });
-      return;
-    }
-    if (existing === text) return log({ kind: 'info', message: messages.evidenceTasksUnchanged(rel(file)) });
-    if (existing !== null && !values.force) throw new RStackError(messages.evidenceTasksDiffer(rel(file)), { exitCode: 2 });
-    writeFileAtomic(file, text);
-    log({ kind: 'info', message: messages.evidenceTasksWritten(rel(file), text.split('\n').length - 1) });
-  },
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main({
+    name: 'tasks-evidence',
+    summary: 'write the evidence study\'s 320 controlled conditions to data/tasks/evidence-controlled.jsonl',
+    options: {
+      check: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+    },
+    help: {
+      check: 'only check that the file on disk is what the generator writes (exit 1 if not)',
+      force: 'overwrite a file that differs (refreeze afterwards)',
+    },
+    async run(values) {
+      const file = evidenceTasksFile();
+      const text = renderTasks();
+      const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      if (values.check) {
+        if (existing !== text) throw new RStackError(messages.evidenceTasksDiffer(rel(file)));
+        log({ kind: 'info', message: messages.evidenceTasksUnchanged(rel(file)) });
+        return;
+      }
+      if (existing === text) return log({ kind: 'info', message: messages.evidenceTasksUnchanged(rel(file)) });
+      if (existing !== null && !values.force) throw new RStackError(messages.evidenceTasksDiffer(rel(file)), { exitCode: 2 });
+      writeFileAtomic(file, text);
+      log({ kind: 'info', message: messages.evidenceTasksWritten(rel(file), text.split('\n').length - 1) });
+    },
+  });
+}

@@ -112,9 +112,10 @@ export function correlate(timeline: Timeline, target: TargetContract): Correlati
   if (candidates.length === 0) return { kind: 'none' };
   if (candidates.length > 1) return { kind: 'ambiguous', request_ids: candidates.map((c) => c.request_id) };
   const chain = candidates[0]!;
-  const hopPaths = new Set(chain.hops.map((h) => pathOf(h.url)));
+  // the server saw this chain when it logged a hop's method and path inside the window
+  const hops = new Set(chain.hops.map((h) => `${h.method} ${pathOf(h.url)}`));
   const server_seen = timeline.some(
-    (e) => e.source === 'server' && e.type === 'received' && e.t_ms >= chain.request_t_ms - 1 && e.t_ms <= horizon && hopPaths.has(pathOf(e.url)),
+    (e) => e.source === 'server' && e.type === 'received' && e.t_ms >= start && e.t_ms <= horizon && hops.has(`${String(e.detail?.method ?? '').toUpperCase()} ${pathOf(e.url)}`),
   );
   return { kind: 'correlated', chain, server_seen };
 }

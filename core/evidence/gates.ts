@@ -63,8 +63,10 @@ export const checks: Check[] = [
     holds: (row) => {
       const c = correlated(row)!;
       const tolerance = 2 + -windowOf(row.events).start;
-      const hops = new Set(c.chain.hops.map((h) => pathOf(h.url)));
-      const received = row.events.filter((e) => e.source === 'server' && e.type === 'received' && hops.has(pathOf(e.url)) && e.t_ms >= c.chain.request_t_ms - tolerance);
+      const hops = new Set(c.chain.hops.map((h) => `${h.method} ${pathOf(h.url)}`));
+      const received = row.events.filter(
+        (e) => e.source === 'server' && e.type === 'received' && hops.has(`${String(e.detail?.method ?? '').toUpperCase()} ${pathOf(e.url)}`) && e.t_ms >= c.chain.request_t_ms - tolerance,
+      );
       return received.length > 0 && c.chain.terminal !== null && received.every((e) => e.t_ms <= c.chain.terminal!.t_ms + tolerance);
     },
   },

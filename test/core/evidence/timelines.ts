@@ -17,7 +17,7 @@ export const response = (id: string, t: number, status = 200, detail: Record<str
 export const finished = (id: string, t: number): EvidenceEvent => ({ t_ms: t, source: 'network', type: 'finished', request_id: id });
 export const failed = (id: string, t: number, error = 'net::ERR_ABORTED'): EvidenceEvent =>
   ({ t_ms: t, source: 'network', type: 'failed', request_id: id, detail: { error } });
-export const received = (t: number, path: string): EvidenceEvent => ({ t_ms: t, source: 'server', type: 'received', url: path });
+export const received = (t: number, path: string, method = 'POST'): EvidenceEvent => ({ t_ms: t, source: 'server', type: 'received', url: path, detail: { method } });
 
 /** The target request sent at 2 ms, headers at 50 ms, body completed at 60 ms, with a status. */
 export const targetRequest = (status = 200, id = 't1'): EvidenceEvent[] => [
