@@ -87,3 +87,24 @@ test('server_seen is false when no server log entry matches (served from a cache
 test('chainsOf ignores events of requests it never saw announced', () => {
   assert.deepEqual(chainsOf([response('x', 5), finished('x', 6)]), []);
 });
+
+test('a finished stamped before its response (CDP stamps them in different layers) keeps the status; completion is the later time', () => {
+  const timeline = [dispatch(), request('t', 1, 'http://h/api/save'), finished('t', 58.8), response('t', 65.5, 200)];
+  const c = correlate(timeline, target);
+  assert.ok(c.kind === 'correlated');
+  if (c.kind !== 'correlated') return;
+  assert.deepEqual(c.chain.terminal, { type: 'finished', t_ms: 65.5, status: 200, response_t_ms: 65.5 });
+});
+
+test('the window opens at minus the page-clock uncertainty: a request mapped 1 ms before the click still counts', () => {
+  const sync = { t_ms: 0, source: 'runner' as const, type: 'clock-sync', detail: { page_uncertainty_ms: 2 } };
+  const timeline = [dispatch(), sync, request('t', -1, 'http://h/api/save'), response('t', 50), finished('t', 51)];
+  assert.equal(correlate(timeline, target).kind, 'correlated');
+  assert.equal(correlate(timeline.filter((e) => e !== sync), target).kind, 'none');
+});
+
+test('server_seen matches method and path: a background GET to the target path is not the target', () => {
+  const timeline = [dispatch(), request('c', 1, 'http://h/api/save'), received(2, '/api/save', 'GET'), response('c', 3, 200), finished('c', 4)];
+  const c = correlate(timeline, target);
+  assert.ok(c.kind === 'correlated' && c.server_seen === false);
+});
