@@ -21,6 +21,20 @@ const correlated = (row: GateInput) => {
 const find = (row: GateInput, source: string, type: string) => row.events.find((e) => e.source === source && e.type === type);
 const inWindow = (row: GateInput, e: EvidenceEvent | undefined) => e !== undefined && e.t_ms >= 0 && e.t_ms <= windowOf(row.events).end;
 const every = () => true;
+
+/** How far before the browser's send a server receipt still counts as this request's (a clock error). */
+const lookbackMs = 20;
+
+/** The server's receipts of the correlated chain's hops (same method and path) near and after its send. */
+function serverReceipts(row: GateInput): EvidenceEvent[] {
+  const c = correlated(row);
+  if (!c) return [];
+  const hops = new Set(c.chain.hops.map((h) => `${h.method} ${pathOf(h.url)}`));
+  return row.events.filter(
+    (e) => e.source === 'server' && e.type === 'received' && hops.has(`${String(e.detail?.method ?? '').toUpperCase()} ${pathOf(e.url)}`) &&
+      e.t_ms >= c.chain.request_t_ms - lookbackMs && e.t_ms <= windowOf(row.events).end,
+  );
+}
 const only = (scenario: string) => (row: GateInput) => row.scenario === scenario;
 
 export const checks: Check[] = [
@@ -59,15 +73,11 @@ export const checks: Check[] = [
   {
     id: 'server-clock',
     description: 'the server received the target after the browser sent it and before it completed (±2 ms + clock uncertainty)',
-    applies: (row) => correlated(row)?.server_seen === true,
+    applies: (row) => serverReceipts(row).length > 0,
     holds: (row) => {
       const c = correlated(row)!;
       const tolerance = 2 + -windowOf(row.events).start;
-      const hops = new Set(c.chain.hops.map((h) => `${h.method} ${pathOf(h.url)}`));
-      const received = row.events.filter(
-        (e) => e.source === 'server' && e.type === 'received' && hops.has(`${String(e.detail?.method ?? '').toUpperCase()} ${pathOf(e.url)}`) && e.t_ms >= c.chain.request_t_ms - tolerance,
-      );
-      return received.length > 0 && c.chain.terminal !== null && received.every((e) => e.t_ms <= c.chain.terminal!.t_ms + tolerance);
+      return c.chain.terminal !== null && serverReceipts(row).every((e) => e.t_ms >= c.chain.request_t_ms - tolerance && e.t_ms <= c.chain.terminal!.t_ms + tolerance);
     },
   },
   {
