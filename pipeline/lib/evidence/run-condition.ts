@@ -78,6 +78,20 @@ export async function recordCondition(launched: LaunchedBrowser, server: Fixture
   }
 }
 
+/** One unrecorded load of the app, so the first recorded condition does not pay the browser's cold start. */
+export async function warmUp(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask): Promise<void> {
+  server.load(evidenceApp(task));
+  const context = await launched.browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/`);
+    await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 10_000 });
+  } finally {
+    await context.close().catch(() => undefined);
+    server.reset();
+  }
+}
+
 export async function runCondition(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask, run: RunContext): Promise<EvidenceRow> {
   const startedAt = new Date();
   const started = processNow();

@@ -21,7 +21,7 @@ import { messages } from '../../../core/messages.ts';
 import { RStackError } from '../../../core/errors.ts';
 import { runGates, type GateResult } from '../../../core/evidence/gates.ts';
 import { formatPaired, formatSummary, pairedWithinRun, summarize } from '../../../core/evidence/summary.ts';
-import { runCondition, type EvidenceRow } from './run-condition.ts';
+import { runCondition, warmUp, type EvidenceRow } from './run-condition.ts';
 import { processNow } from '../browser/clock.ts';
 
 export interface MatrixOptions {
@@ -60,6 +60,7 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
     const worker = async () => {
       const server = await startFixtureServer();
       try {
+        await warmUp(launched, server, pending[0]!);
         for (let task = queue.shift(); task; task = queue.shift()) {
           const run = { arm: options.arm, runId, ledgerHead, smoke: options.smoke };
           let row: EvidenceRow;
