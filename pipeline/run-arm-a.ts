@@ -3,9 +3,7 @@
 // prereg/evidence-arm-a.md registers it. Prints the controlled arm's summary plus the paired
 // comparison with the Chromium rows of the same conditions (discordant rows, exact McNemar).
 //   data/tasks/evidence-controlled.jsonl ─▶ run-matrix (firefox) ─▶ data/raw/evidence/arm-a/
-//   + data/raw/evidence/controlled/<newest>.jsonl ─▶ paired comparison
-import fs from 'node:fs';
-import path from 'node:path';
+//   + the registered data/raw/evidence/controlled/ run ─▶ paired comparison
 import { main, intOption } from '../core/cli.ts';
 import { log } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
@@ -14,17 +12,15 @@ import { readJsonl } from '../core/jsonl.ts';
 import { RStackError } from '../core/errors.ts';
 import { formatPaired, pairedAcrossRuns } from '../core/evidence/summary.ts';
 import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
+import { existingRun } from './lib/layers/run-files.ts';
 import { formatRun, runMatrix } from './lib/evidence/run-matrix.ts';
 import type { EvidenceRow } from './lib/evidence/run-condition.ts';
 
-/** The newest Chromium controlled run: registered rows, or smoke rows when this run is a smoke. */
-export function newestControlledRun(smoke: boolean): string {
-  const dir = smoke ? paths.excludedArm('evidence', 'controlled') : paths.rawArm('evidence', 'controlled');
-  const files = fs.existsSync(dir)
-    ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl') && (!smoke || f.startsWith('smoke-chromium-'))).map((f) => path.join(dir, f))
-    : [];
-  if (!files.length) throw new RStackError(messages.evidenceNoPair(rel(dir)), { exitCode: 2 });
-  return files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]!;
+/** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
+export function controlledRunToPair(smoke: boolean): string {
+  const found = existingRun('evidence', 'controlled', 'chromium', smoke);
+  if (!found) throw new RStackError(messages.evidenceNoPair(rel(smoke ? paths.excludedArm('evidence', 'controlled') : paths.rawArm('evidence', 'controlled'))), { exitCode: 2 });
+  return found;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -34,16 +30,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: {
       smoke: { type: 'boolean', default: false },
       workers: { type: 'string', default: '1' },
-      limit: { type: 'string' },
-      'run-id': { type: 'string' },
+      only: { type: 'string' },
+      redo: { type: 'string' },
       tasks: { type: 'string' },
       'paired-with': { type: 'string' },
     },
     help: {
       smoke: 'a development run: rows go to data/excluded/evidence/arm-a/',
       workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
-      limit: 'only the first N conditions of the run order (a slice; some gates go unexercised)',
-      'run-id': 'name of the run file (default: arm-a-firefox-<ledger head>, or smoke-firefox-<time>)',
+      only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
+      redo: 'REASON: move the registered run aside to data/excluded/ with this reason, and run again from zero',
       tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
       'paired-with': 'the Chromium rows to pair with (default: the newest controlled run; with --smoke, the newest Chromium smoke)',
     },
@@ -55,13 +51,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         tasksFile: values.tasks ?? evidenceTasksPath(),
         smoke,
         workers: intOption(values.workers, 'workers', 1),
-        limit: values.limit === undefined ? undefined : intOption(values.limit, 'limit', 320),
-        runId: values['run-id'],
+        only: values.only,
+        redo: values.redo,
       });
       const lines = [formatRun(result)];
       let chromiumFile: string | undefined;
       try {
-        chromiumFile = values['paired-with'] ?? newestControlledRun(smoke);
+        chromiumFile = values['paired-with'] ?? controlledRunToPair(smoke);
       } catch (error) {
         log({ kind: 'warn', message: (error as Error).message });
       }

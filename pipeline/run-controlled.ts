@@ -14,15 +14,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: {
       smoke: { type: 'boolean', default: false },
       workers: { type: 'string', default: '1' },
-      limit: { type: 'string' },
-      'run-id': { type: 'string' },
+      only: { type: 'string' },
+      redo: { type: 'string' },
       tasks: { type: 'string' },
     },
     help: {
       smoke: 'a development run: rows go to data/excluded/evidence/controlled/',
       workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
-      limit: 'only the first N conditions of the run order (a slice; some gates go unexercised)',
-      'run-id': 'name of the run file (default: controlled-chromium-<ledger head>, or smoke-chromium-<time>)',
+      only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
+      redo: 'REASON: move the registered run aside to data/excluded/ with this reason, and run again from zero',
       tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
     },
     async run(values) {
@@ -32,8 +32,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         tasksFile: values.tasks ?? evidenceTasksPath(),
         smoke: Boolean(values.smoke),
         workers: intOption(values.workers, 'workers', 1),
-        limit: values.limit === undefined ? undefined : intOption(values.limit, 'limit', 320),
-        runId: values['run-id'],
+        only: values.only,
+        redo: values.redo,
       });
       process.stdout.write(formatRun(result) + '\n');
       if (!result.gatesPassed) {

@@ -4,8 +4,8 @@
 //   server, one fresh context per condition) ─▶ TraceWriter (data/raw/evidence/<arm>/<run>.jsonl,
 //   or data/excluded/ for --smoke) ─▶ summary, gates ─▶ updateDataManifest()
 //
-// Resumable: the run id is fixed by arm, browser and ledger head, so a rerun under the same freeze
-// continues after the last complete row. Per-condition outcomes do not depend on the worker count
+// Resumable: a registered run continues in the arm's existing run file after its last complete
+// row (--redo "reason" moves that file aside to data/excluded/ and starts from zero). Per-condition outcomes do not depend on the worker count
 // (each condition has its own context and server), but timing does; the prereg fixes --workers 1.
 import fs from 'node:fs';
 import { gate } from '../gate.ts';
@@ -18,7 +18,9 @@ import { readJsonl } from '../../../core/jsonl.ts';
 import { rel } from '../../../core/paths.ts';
 import { log } from '../../../core/log.ts';
 import { messages } from '../../../core/messages.ts';
-import { RStackError } from '../../../core/errors.ts';
+import { RStackError, UsageError } from '../../../core/errors.ts';
+import { runPool } from '../pool.ts';
+import { chooseRun } from '../layers/run-files.ts';
 import { runGates, type GateResult } from '../../../core/evidence/gates.ts';
 import { formatPaired, formatSummary, pairedWithinRun, summarize } from '../../../core/evidence/summary.ts';
 import { runCondition, warmUp, type EvidenceRow } from './run-condition.ts';
@@ -30,9 +32,10 @@ export interface MatrixOptions {
   tasksFile: string;
   smoke: boolean;
   workers: number;
-  /** run only the first n conditions of the run order (a development slice; gates may go unexercised) */
-  limit?: number;
-  runId?: string;
+  /** a regular expression over condition ids: a development slice (smoke only; gates may go unexercised) */
+  only?: string;
+  /** move the registered run aside with this reason and start again from zero */
+  redo?: string;
 }
 
 export interface MatrixResult { file: string; rows: EvidenceRow[]; tasks: EvidenceTask[]; gates: GateResult[]; gatesPassed: boolean }
@@ -43,11 +46,13 @@ export function readTasks(file: string): EvidenceTask[] {
 }
 
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
+  if (options.only && !options.smoke) throw new UsageError('--only selects a slice, which is a smoke run: add --smoke');
   const { ledgerHead } = await gate();
   const all = readTasks(options.tasksFile);
-  const tasks = options.limit ? all.slice(0, options.limit) : all;
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
-  const runId = options.runId ?? (options.smoke ? `smoke-${options.browser}-${stamp}` : `${options.arm}-${options.browser}-${ledgerHead.slice(0, 12)}`);
+  const pattern = options.only ? new RegExp(options.only) : null;
+  const tasks = all.filter((t) => !pattern || pattern.test(t.condition_id));
+  if (!tasks.length) throw new UsageError(`no condition matches ${options.only}`);
+  const runId = chooseRun('evidence', options.arm, options.browser, { smoke: options.smoke, redo: options.redo });
   const writer = TraceWriter.open<EvidenceRow>({ study: 'evidence', arm: options.arm, runId, key: (r) => r.condition_id, smoke: options.smoke });
   const pending = tasks.filter((t) => !writer.has(t.condition_id));
   log({ kind: 'info', message: messages.evidenceRunStart(options.arm, options.browser, pending.length, writer.existingRows, rel(writer.file)) });
@@ -55,14 +60,20 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   if (pending.length) {
     const launched = await launchBrowser(options.browser);
     const started = processNow();
+    const label = `evidence/${options.arm} ${options.browser}`;
+    const run = { arm: options.arm, runId, ledgerHead, smoke: options.smoke };
     let done = 0;
-    const queue = [...pending];
-    const worker = async () => {
-      const server = await startFixtureServer();
-      try {
-        await warmUp(launched, server, pending[0]!);
-        for (let task = queue.shift(); task; task = queue.shift()) {
-          const run = { arm: options.arm, runId, ledgerHead, smoke: options.smoke };
+    try {
+      await runPool({
+        items: pending,
+        workers: options.workers,
+        setup: async () => {
+          const server = await startFixtureServer();
+          await warmUp(launched, server, pending[0]!);
+          return server;
+        },
+        teardown: (server) => server.close(),
+        work: async (task, server) => {
           let row: EvidenceRow;
           try {
             row = await runCondition(launched, server, task, run);
@@ -72,15 +83,9 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
             row = await runCondition(launched, server, task, run);
           }
           writer.append(row);
-          done++;
-          log({ kind: 'progress', label: `evidence/${options.arm} ${options.browser}`, done, total: pending.length, startedMs: started, nowMs: processNow() });
-        }
-      } finally {
-        await server.close();
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: Math.min(options.workers, pending.length) }, worker));
+          log({ kind: 'progress', label, done: ++done, total: pending.length, startedMs: started, nowMs: processNow() });
+        },
+      });
     } finally {
       await launched.browser.close();
     }
