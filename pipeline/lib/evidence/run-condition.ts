@@ -37,6 +37,7 @@ export interface EvidenceRow {
   delay_ms: number;
   rep: number;
   truth: 'success' | 'failure';
+  target: { method: string; path: string };
   events: EvidenceEvent[];
   verdicts: Record<PolicyId, Verdict>;
   error: string | null;
@@ -112,6 +113,7 @@ export async function runCondition(launched: LaunchedBrowser, server: FixtureSer
     delay_ms: task.delay_ms,
     rep: task.rep,
     truth: task.truth,
+    target: task.target,
     events,
     verdicts: verdictsOf(events, task.target),
     error: null,
