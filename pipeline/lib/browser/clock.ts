@@ -18,9 +18,13 @@ export interface PageClock {
   uncertainty_ms: number;
 }
 
-export async function syncPageClock(page: Page, rounds = 8): Promise<PageClock> {
+/**
+ * At least `rounds` handshakes; while the best is looser than `goodEnoughMs` (a loaded machine
+ * stretches round trips), keep trying up to `maxRounds`. More samples only tighten the bound.
+ */
+export async function syncPageClock(page: Page, rounds = 8, goodEnoughMs = 1.5, maxRounds = 48): Promise<PageClock> {
   let best: PageClock | undefined;
-  for (let i = 0; i < rounds; i++) {
+  for (let i = 0; i < maxRounds && (i < rounds || best!.uncertainty_ms > goodEnoughMs); i++) {
     const before = processNow();
     const pageNow = await page.evaluate(() => performance.now());
     const after = processNow();
