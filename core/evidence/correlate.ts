@@ -12,7 +12,7 @@
 //   4. exactly one candidate: correlated. None: uncorrelated. More than one: ambiguous, and
 //      ambiguity fails closed (no policy may accept on network evidence it cannot attribute).
 // Background requests to other paths, or initiated before the action, are never candidates.
-import { byTime, pathOf, type EvidenceEvent, type TargetContract, type Timeline } from './events.ts';
+import { byTime, pathOf, targetOf, type EvidenceEvent, type TargetContract, type Timeline } from './events.ts';
 
 export interface Hop { url: string; method: string }
 
@@ -104,7 +104,9 @@ function matches(hop: Hop, target: TargetContract): boolean {
   return hop.method === target.method.toUpperCase() && pathOf(hop.url) === target.path;
 }
 
-export function correlate(timeline: Timeline, target: TargetContract): Correlation {
+/** Correlates against the given contract, or the one declared at the dispatch; none declared: uncorrelated. */
+export function correlate(timeline: Timeline, target: TargetContract | undefined = targetOf(timeline)): Correlation {
+  if (!target) return { kind: 'none' };
   const { start, end: horizon } = windowOf(timeline);
   const candidates = chainsOf(timeline, horizon).filter(
     (c) => c.request_t_ms >= start && c.request_t_ms <= horizon && c.hops.some((h) => matches(h, target)),

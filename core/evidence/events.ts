@@ -4,7 +4,8 @@
 // is its serialised form. t_ms is on one clock: ms relative to the action's dispatch.
 //
 //   source   type            meaning
-//   runner   dispatch        the action's click, as the page saw it (t = 0 by definition)
+//   runner   dispatch        the action's click, as the page saw it (t = 0 by definition);
+//                            detail.target: the action's target contract, declared before it ran
 //   runner   clock-sync      how the page and browser clocks were mapped (detail)
 //   runner   horizon         the end of the observation window
 //   dom      optimistic      the page rendered its success state before the outcome was known
@@ -43,6 +44,12 @@ export interface TargetContract {
 
 export const networkTypes = ['request', 'redirect', 'response', 'finished', 'failed'] as const;
 export type NetworkType = (typeof networkTypes)[number];
+
+/** The target contract the action declared at its dispatch (detail.target), if any. */
+export function targetOf(timeline: Timeline): TargetContract | undefined {
+  const t = timeline.find((e) => e.source === 'runner' && e.type === 'dispatch')?.detail?.target as Partial<TargetContract> | undefined;
+  return t && typeof t.method === 'string' && typeof t.path === 'string' ? { method: t.method, path: t.path } : undefined;
+}
 
 /** Sorted by time, stable for ties (events are appended in the order they were produced). */
 export function byTime(events: Timeline): EvidenceEvent[] {

@@ -1,5 +1,6 @@
-// The five registered evidence policies. Each is a pure function of the recorded timeline (and the
-// task's target contract, which names the action's request): no page, no browser, no fault label.
+// The five registered evidence policies. Each is a pure function of the recorded timeline: no page,
+// no browser, no fault label. The action's target contract (which request the action is meant to
+// cause) is part of the timeline, declared on the dispatch event; tests may pass it explicitly.
 // analysis/ recomputes every verdict from the stored events with these same functions.
 //
 // A verdict's latency is when the evidence it needed was complete: for an accept, the time of the
@@ -11,7 +12,7 @@ import { byTime, type EvidenceEvent, type TargetContract, type Timeline } from '
 
 export interface Verdict { accept: boolean; latency_ms: number | null }
 
-export type Policy = (timeline: Timeline, target: TargetContract) => Verdict;
+export type Policy = (timeline: Timeline, target?: TargetContract) => Verdict;
 
 const accept = (t: number): Verdict => ({ accept: true, latency_ms: t });
 const reject = (t: number | null = null): Verdict => ({ accept: false, latency_ms: t });
@@ -82,7 +83,12 @@ export const policies = {
 export type PolicyId = keyof typeof policies;
 export const policyIds = Object.keys(policies) as PolicyId[];
 
+/** The registered policies as functions of the events alone, for the reanalysis' verdict registry. */
+export const controlledPolicies: Record<PolicyId, (events: Timeline) => Verdict> = Object.fromEntries(
+  policyIds.map((id) => [id, (events: Timeline) => policies[id](events)]),
+) as Record<PolicyId, (events: Timeline) => Verdict>;
+
 /** Every registered verdict for one timeline. */
-export function verdictsOf(timeline: Timeline, target: TargetContract): Record<PolicyId, Verdict> {
+export function verdictsOf(timeline: Timeline, target?: TargetContract): Record<PolicyId, Verdict> {
   return Object.fromEntries(policyIds.map((id) => [id, policies[id](timeline, target)])) as Record<PolicyId, Verdict>;
 }

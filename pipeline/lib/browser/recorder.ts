@@ -50,7 +50,7 @@ export interface EvidenceRecorder {
   /** Performs the action (a trusted click) and returns its dispatch time as the page saw it. */
   dispatch(action: () => Promise<void>): Promise<Dispatched>;
   /** Stops recording; every event relative to the dispatch, sorted, with the extra (absolute) events merged in. */
-  timeline(options: { horizonMs: number; extra?: AbsoluteEvent[] }): Promise<EvidenceEvent[]>;
+  timeline(options: { horizonMs: number; extra?: AbsoluteEvent[]; dispatchDetail?: Record<string, unknown> }): Promise<EvidenceEvent[]>;
 }
 
 export async function startRecorder(page: Page, browser: BrowserName): Promise<EvidenceRecorder> {
@@ -73,7 +73,7 @@ export async function startRecorder(page: Page, browser: BrowserName): Promise<E
       return dispatched;
     },
 
-    async timeline({ horizonMs, extra = [] }) {
+    async timeline({ horizonMs, extra = [], dispatchDetail }) {
       if (!dispatched) throw new RStackError('timeline() before dispatch()');
       // a second handshake after the window: the tighter of the two maps the page clock
       const after = await syncPageClock(page);
@@ -93,7 +93,7 @@ export async function startRecorder(page: Page, browser: BrowserName): Promise<E
       const network = await driver.stop();
       const fromPage = (t: number) => pageToProcess(clock, t);
       const absolute: AbsoluteEvent[] = [
-        { t_ms: origin, source: 'runner', type: 'dispatch' },
+        { t_ms: origin, source: 'runner', type: 'dispatch', ...(dispatchDetail ? { detail: dispatchDetail } : {}) },
         {
           t_ms: origin, source: 'runner', type: 'clock-sync',
           detail: {

@@ -37,7 +37,6 @@ export interface EvidenceRow {
   delay_ms: number;
   rep: number;
   truth: 'success' | 'failure';
-  target: { method: string; path: string };
   events: EvidenceEvent[];
   verdicts: Record<PolicyId, Verdict>;
   error: string | null;
@@ -72,7 +71,9 @@ export async function recordCondition(launched: LaunchedBrowser, server: Fixture
     await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 10_000 });
     const { origin } = await recorder.dispatch(() => page.click('#act'));
     await sleep(Math.max(0, origin + task.horizon_ms + slackMs - processNow()));
-    return await recorder.timeline({ horizonMs: task.horizon_ms, extra: serverEvents(app.events) });
+    // the action's identity and target contract are declared on its dispatch (the policies read them there)
+    const dispatchDetail = { condition_id: task.condition_id, target: task.target };
+    return await recorder.timeline({ horizonMs: task.horizon_ms, extra: serverEvents(app.events), dispatchDetail });
   } finally {
     await context.close().catch(() => undefined);
     server.reset();
@@ -113,9 +114,8 @@ export async function runCondition(launched: LaunchedBrowser, server: FixtureSer
     delay_ms: task.delay_ms,
     rep: task.rep,
     truth: task.truth,
-    target: task.target,
     events,
-    verdicts: verdictsOf(events, task.target),
+    verdicts: verdictsOf(events),
     error: null,
   };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { policies, verdictsOf, policyIds } from '../../../core/evidence/policies.ts';
+import { policies, verdictsOf, policyIds, controlledPolicies } from '../../../core/evidence/policies.ts';
 import { app, dispatch, dom, failed, finished, horizon, request, response, target, targetRequest } from './timelines.ts';
 
 const successRow = [dispatch(), dom('optimistic', 1), ...targetRequest(200), app('commit', 90), dom('confirmed', 91), horizon()];
@@ -79,4 +79,19 @@ test('the policies are pure: the same timeline gives the same verdicts and is no
   const copy = structuredClone(successRow);
   assert.deepEqual(verdictsOf(successRow, target), verdictsOf(copy, target));
   assert.deepEqual(successRow, copy);
+});
+
+test('the target contract declared on the dispatch event is what the policies use when none is passed', () => {
+  const declared = successRow.map((e) => (e.type === 'dispatch' ? { ...e, detail: { target } } : e));
+  assert.deepEqual(verdictsOf(declared), verdictsOf(successRow, target));
+  // no contract declared and none passed: nothing can be correlated, so transport policies fail closed
+  const v = verdictsOf(successRow);
+  assert.equal(v['network-terminal'].accept, false);
+  assert.equal(v['transport-committed'].accept, false);
+  assert.equal(v['optimistic-dom'].accept, true);
+});
+
+test('controlledPolicies are functions of the events alone, as the reanalysis calls them', () => {
+  const declared = semanticFailureRow.map((e) => (e.type === 'dispatch' ? { ...e, detail: { target } } : e));
+  for (const id of policyIds) assert.deepEqual(controlledPolicies[id](declared), policies[id](semanticFailureRow, target), id);
 });
