@@ -83,3 +83,14 @@ label-arm-b: setup ## truth labels of the production sample by direct HTTP, no b
 
 run-arm-b: setup ## the production sample under the arm-b protocol in force; Firefox unless BROWSER=chromium (ARM_B_MANIFEST=path)
 	@$(TSX) pipeline/run-arm-b.ts --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
+# ── study `evidence` (controlled arm in Chromium, Arm A in Firefox) ─────────────────────────────
+.PHONY: tasks-evidence run-controlled run-arm-a
+
+tasks-evidence: setup ## write data/tasks/evidence-controlled.jsonl (320 conditions, seeded; same bytes on rerun)
+	@$(TSX) pipeline/tasks-evidence.ts $(ARGS)
+
+run-controlled: setup ## evidence study, controlled arm: 320 conditions in Chromium over CDP (ARGS="--smoke")
+	@$(TSX) pipeline/run-controlled.ts --workers $(WORKERS) $(ARGS)
+
+run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox over WebDriver BiDi (ARGS="--smoke")
+	@$(TSX) pipeline/run-arm-a.ts --workers $(WORKERS) $(ARGS)

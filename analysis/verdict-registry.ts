@@ -1,10 +1,9 @@
 // The evidence policies whose recorded verdicts `make reanalyze` recomputes from the events.
-// Fill it from the modules that made the verdicts, by the names the runs record them under:
-//   import { controlledPolicies } from '../core/evidence/...';   // controlled and arm A
-//   import { armBPolicies } from '../core/evidence/...';         // arm B
-//   export const registry = verdictRegistry({ all: controlledPolicies, 'arm-b': armBPolicies });
+// They are the very functions the runs used (core/evidence/, pure functions of the timeline):
+// the check is that the recorded verdicts are what those functions give on the recorded events.
 // A recorded policy without a function here makes the reanalysis fail, naming the policy.
 import { verdictRegistry, type VerdictRegistry } from './verdicts.ts';
 import { productionPolicies } from '../core/evidence/production.ts';
+import { controlledPolicies } from '../core/evidence/policies.ts';
 
-export const registry: VerdictRegistry = verdictRegistry({ 'arm-b': productionPolicies });
+export const registry: VerdictRegistry = verdictRegistry({ controlled: controlledPolicies, 'arm-a': controlledPolicies, 'arm-b': productionPolicies });

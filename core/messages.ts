@@ -52,4 +52,15 @@ export const messages = {
     unknownPolicy: (file: string, name: string, known: string[]) => `${file}: registers an unknown policy ${name}; known: ${known.join(', ')}`,
     superseded: (file: string, was: string, now: string) => `moved ${file} to data/excluded/: it ran under ${was}, which ${now} supersedes`,
   },
+  // the evidence study
+  evidenceTasksWritten: (file: string, n: number) => `${file}: ${n} conditions written`,
+  evidenceTasksUnchanged: (file: string) => `${file}: unchanged (the generator writes the same bytes)`,
+  evidenceTasksDiffer: (file: string) =>
+    `${file} differs from what the generator writes. It may be frozen: record why in an amendment, rerun with --force, then ${messages.refreeze}`,
+  evidenceNoTasks: (file: string) => `no tasks at ${file}: make tasks-evidence first, then make freeze`,
+  evidenceRunStart: (arm: string, browser: string, todo: number, done: number, file: string) =>
+    `evidence/${arm} in ${browser}: ${todo} conditions to run${done ? ` (${done} already in ${file}, resuming)` : ''} → ${file}`,
+  evidenceRetry: (id: string, error: string) => `${id}: attempt failed (${error}); retrying once in a fresh context`,
+  evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
+  evidenceNoPair: (dir: string) => `no Chromium controlled run in ${dir} to pair with; pass --paired-with FILE or run make run-controlled first`,
 };

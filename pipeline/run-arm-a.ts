@@ -1,0 +1,76 @@
+// make run-arm-a: Arm A of the evidence study — the same 320 controlled conditions in Firefox ESR
+// over WebDriver BiDi (Playwright's engine-neutral events; no CDP session), arm `arm-a`, as
+// prereg/evidence-arm-a.md registers it. Prints the controlled arm's summary plus the paired
+// comparison with the Chromium rows of the same conditions (discordant rows, exact McNemar).
+//   data/tasks/evidence-controlled.jsonl ─▶ run-matrix (firefox) ─▶ data/raw/evidence/arm-a/
+//   + the registered data/raw/evidence/controlled/ run ─▶ paired comparison
+import { main, intOption } from '../core/cli.ts';
+import { log } from '../core/log.ts';
+import { messages } from '../core/messages.ts';
+import { paths, rel } from '../core/paths.ts';
+import { readJsonl } from '../core/jsonl.ts';
+import { RStackError } from '../core/errors.ts';
+import { formatPaired, pairedAcrossRuns } from '../core/evidence/summary.ts';
+import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
+import { existingRun } from './lib/layers/run-files.ts';
+import { formatRun, runMatrix } from './lib/evidence/run-matrix.ts';
+import type { EvidenceRow } from './lib/evidence/run-condition.ts';
+
+/** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
+export function controlledRunToPair(smoke: boolean): string {
+  const found = existingRun('evidence', 'controlled', 'chromium', smoke);
+  if (!found) throw new RStackError(messages.evidenceNoPair(rel(smoke ? paths.excludedArm('evidence', 'controlled') : paths.rawArm('evidence', 'controlled'))), { exitCode: 2 });
+  return found;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main({
+    name: 'run-arm-a',
+    summary: 'run the evidence study\'s 320 controlled conditions in Firefox (WebDriver BiDi), print the summary and the pairing with Chromium',
+    options: {
+      smoke: { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
+      only: { type: 'string' },
+      redo: { type: 'string' },
+      tasks: { type: 'string' },
+      'paired-with': { type: 'string' },
+    },
+    help: {
+      smoke: 'a development run: rows go to data/excluded/evidence/arm-a/',
+      workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
+      only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
+      redo: 'REASON: move the registered run aside to data/excluded/ with this reason, and run again from zero',
+      tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
+      'paired-with': 'the Chromium rows to pair with (default: the newest controlled run; with --smoke, the newest Chromium smoke)',
+    },
+    async run(values) {
+      const smoke = Boolean(values.smoke);
+      const result = await runMatrix({
+        arm: 'arm-a',
+        browser: 'firefox',
+        tasksFile: values.tasks ?? evidenceTasksPath(),
+        smoke,
+        workers: intOption(values.workers, 'workers', 1),
+        only: values.only,
+        redo: values.redo,
+      });
+      const lines = [formatRun(result)];
+      let chromiumFile: string | undefined;
+      try {
+        chromiumFile = values['paired-with'] ?? controlledRunToPair(smoke);
+      } catch (error) {
+        log({ kind: 'warn', message: (error as Error).message });
+      }
+      if (chromiumFile) {
+        const chromium = readJsonl<EvidenceRow>(chromiumFile, { schema: 'trace' });
+        lines.push('', formatPaired(`paired with Chromium (${rel(chromiumFile)}), per policy: Firefox correct only vs Chromium correct only, exact McNemar:`,
+          pairedAcrossRuns(result.rows, chromium, ['firefox', 'chromium'])));
+      }
+      process.stdout.write(lines.join('\n') + '\n');
+      if (!result.gatesPassed) {
+        log({ kind: 'error', message: messages.evidenceGatesFailed(result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id)) });
+        return 1;
+      }
+    },
+  });
+}
