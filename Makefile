@@ -46,10 +46,13 @@ run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BRO
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(TSX) pipeline/run-horizon.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
-reproduce: setup ## everything, from nothing: check the tasks, verify the freeze, run every arm (resuming), verify
+reproduce: setup ## everything, from nothing: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify
 	@$(TSX) pipeline/tasks.ts --check
 	@$(TSX) pipeline/verify.ts
 	@$(MAKE) --no-print-directory run-layers run-horizon
+	@$(MAKE) --no-print-directory run-layers run-horizon BROWSER=firefox
+	@$(MAKE) --no-print-directory run-controlled run-arm-a
+	@bash fixtures/wordpress/ci.sh $(MAKE) --no-print-directory run-arm-b
 	@$(MAKE) --no-print-directory paper
 	@$(TSX) pipeline/verify.ts
 
