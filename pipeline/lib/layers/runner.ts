@@ -13,6 +13,9 @@ import { layersPolicies } from '../policies/layers/index.ts';
 import { runLayersTrace, type LayersOutcome, type Scoring } from './trace.ts';
 import fs from 'node:fs';
 
+/** traces per browser process (see below) */
+export const BROWSER_BATCH = 150;
+
 export interface LayersUnit { task: LayersTask; policy: string; scoring: Scoring }
 
 export type LayersRow = LayersOutcome & {
@@ -45,13 +48,17 @@ export async function runLayersUnits(options: {
   const todo = options.units.filter((u) => !writer.has(unitKey({ condition_id: u.task.condition_id, policy: u.policy, horizon_ms: horizonOf(u.scoring) })));
   const resumed = options.units.length - todo.length;
   if (resumed) log({ kind: 'info', message: `${options.label}: resuming ${writer.file}: ${resumed} traces already written` });
-  if (todo.length) {
+  // A fresh context per trace isolates traces; the browser process itself is replaced every
+  // BROWSER_BATCH traces, because Firefox's parent process grows with every closed context
+  // (3 GB after about 570 contexts here) and slows down everything after it.
+  const startedMs = performance.now();
+  let done = resumed;
+  for (let from = 0; from < todo.length; from += BROWSER_BATCH) {
+    const batch = todo.slice(from, from + BROWSER_BATCH);
     const launched = await launchBrowser(options.browserName);
-    const startedMs = performance.now();
-    let done = resumed;
     try {
       await runPool<LayersUnit, FixtureServer>({
-        items: todo,
+        items: batch,
         workers: options.workers,
         setup: () => startFixtureServer(),
         teardown: (server) => server.close(),
