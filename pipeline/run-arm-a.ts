@@ -62,9 +62,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         log({ kind: 'warn', message: (error as Error).message });
       }
       if (chromiumFile) {
-        const chromium = readJsonl<EvidenceRow>(chromiumFile, { schema: 'trace' });
-        lines.push('', formatPaired(`paired with Chromium (${rel(chromiumFile)}), per policy: Firefox correct only vs Chromium correct only, exact McNemar:`,
-          pairedAcrossRuns(result.rows, chromium, ['firefox', 'chromium'])));
+        // the Firefox rows are written by now: a bad pairing file costs the comparison, not the summary
+        try {
+          const chromium = readJsonl<EvidenceRow>(chromiumFile, { schema: 'trace' });
+          lines.push('', formatPaired(`paired with Chromium (${rel(chromiumFile)}), per policy: Firefox correct only vs Chromium correct only, exact McNemar:`,
+            pairedAcrossRuns(result.rows, chromium, ['firefox', 'chromium'])));
+        } catch (error) {
+          log({ kind: 'warn', message: `no pairing with ${rel(chromiumFile)}: ${(error as Error).message}` });
+        }
       }
       process.stdout.write(lines.join('\n') + '\n');
       if (!result.gatesPassed) {
