@@ -10,7 +10,9 @@
 // exact. A trace is timing-sensitive when an outcome could flip with the browser's or the
 // policy's speed: the success indication showed within 25 ms of the boundary; the boundary was
 // set by the policy's return and the nearest target commit lies within 25 ms of it; or a policy
-// that looks once without waiting got its answer later than 25 ms before a late surface appeared.
+// that looks once without waiting got its answer later than 25 ms before a late surface appeared;
+// or the boundary was set by the policy's return and a target commit landed between the
+// save-anchored boundary and that return (prereg/layers-amendment-5.md).
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../../fixtures/server.ts';
@@ -43,6 +45,8 @@ export interface LayersOutcome {
   target: { key: string; value: unknown };
   timing_margin_ms: number | null;
   timing_sensitive: boolean;
+  /** what set the boundary: the last save (main), the policy's return (main, slow policy), or the one action (horizon) */
+  boundary: 'save' | 'return' | 'action';
   error: string | null;
 }
 
@@ -114,12 +118,13 @@ export async function runLayersTrace(options: {
     let anchor: number;
     let horizon: number;
     let anchoredByPolicy = false;
+    let lastSaveReceived: number | null = null;
     if (scoring.kind === 'after-policy') {
       const saves = server.log.filter((r) => r.method === 'POST');
-      const lastSaveReceived = saves.length ? Math.max(...saves.map((r) => r.t)) : -Infinity;
+      lastSaveReceived = saves.length ? Math.max(...saves.map((r) => r.t)) : null;
       horizon = scoring.boundaryMs;
-      anchoredByPolicy = tEnd > lastSaveReceived + horizon;
-      anchor = anchoredByPolicy ? tEnd - horizon : lastSaveReceived;
+      anchoredByPolicy = lastSaveReceived === null || tEnd > lastSaveReceived + horizon;
+      anchor = anchoredByPolicy ? tEnd - horizon : lastSaveReceived!;
     } else {
       anchor = app.store.firstTargetSaveAt ?? tEnd;
       horizon = scoring.horizonMs;
@@ -136,8 +141,13 @@ export async function runLayersTrace(options: {
     // a policy that looked once, without waiting, saw a surface that appeared after the agent
     // began only because its look came late: its outcome follows its own speed
     const lookedLate = revealedAt !== null && revealedAt > t0 && actor.firstLookDone !== null && actor.firstLookDone >= revealedAt - TIMING_SENSITIVE_MS;
+    // scored at the policy's return (it came more than B after its last save): a target commit
+    // between the save-anchored boundary and that return landed only because the policy was slow
+    const landedWhileSlow =
+      anchoredByPolicy && lastSaveReceived !== null && commits.some((c) => c >= lastSaveReceived + horizon - TIMING_SENSITIVE_MS && c <= tScore + TIMING_SENSITIVE_MS);
     const sensitive =
       lookedLate ||
+      landedWhileSlow ||
       (shownMargin !== null && Math.abs(shownMargin) < TIMING_SENSITIVE_MS) ||
       (margin !== null && Math.abs(margin) < TIMING_SENSITIVE_MS && (anchoredByPolicy || scoring.kind === 'after-action' && app.store.firstTargetSaveAt === null));
     return {
@@ -156,6 +166,7 @@ export async function runLayersTrace(options: {
       target: structuredClone(task.target),
       timing_margin_ms: margin === null ? null : round1(margin),
       timing_sensitive: sensitive,
+      boundary: scoring.kind === 'after-action' ? 'action' : anchoredByPolicy ? 'return' : 'save',
       error,
     };
   } finally {

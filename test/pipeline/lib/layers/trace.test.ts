@@ -45,3 +45,15 @@ test('State severity 1: the commit lands exactly 20 ms past a boundary anchored 
   assert.equal(out.timing_margin_ms, -20, 'commit at receipt + 120, boundary at receipt + 100');
   assert.equal(out.timing_sensitive, false);
 });
+
+test('a policy that returns long after its save is scored at its return, and a commit it waited into is flagged', async (t) => {
+  const { browser } = await launchBrowser('chromium');
+  const server = await startFixtureServer();
+  t.after(async () => { await browser.close(); await server.close(); });
+  // selector-only that lingers 300 ms after its save: the 120 ms commit lands before it returns
+  const lingering: LayersPolicy = { name: 'lingering', run: async (ctx) => { await selectorOnly.run(ctx); await ctx.page.waitForTimeout(300); } };
+  const out = await runLayersTrace({ browser, server, task: byId('cards-state-01'), policy: lingering, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
+  assert.equal(out.boundary, 'return');
+  assert.equal(out.vts, true, 'the commit landed while it lingered');
+  assert.equal(out.timing_sensitive, true, 'and that success follows its slowness, so it is flagged');
+});
