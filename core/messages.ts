@@ -62,5 +62,6 @@ export const messages = {
     `evidence/${arm} in ${browser}: ${todo} conditions to run${done ? ` (${done} already in ${file}, resuming)` : ''} → ${file}`,
   evidenceRetry: (id: string, error: string) => `${id}: attempt failed (${error}); retrying once in a fresh context`,
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
+  evidenceGatesFailedRegistered: (ids: string[]) => `instrumentation gates failed in this registered run: ${ids.join(', ')}. The rows stay registered and the failures are reported with them (the prereg: investigate before any analysis); see the gate lines above.`,
   evidenceNoPair: (dir: string) => `no Chromium controlled run in ${dir} to pair with; pass --paired-with FILE or run make run-controlled first`,
 };

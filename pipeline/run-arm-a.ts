@@ -13,7 +13,7 @@ import { RStackError } from '../core/errors.ts';
 import { formatPaired, pairedAcrossRuns } from '../core/evidence/summary.ts';
 import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
 import { existingRun } from './lib/layers/run-files.ts';
-import { formatRun, runMatrix } from './lib/evidence/run-matrix.ts';
+import { formatRun, runMatrix, gateExit } from './lib/evidence/run-matrix.ts';
 import type { EvidenceRow } from './lib/evidence/run-condition.ts';
 
 /** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
@@ -72,10 +72,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         }
       }
       process.stdout.write(lines.join('\n') + '\n');
-      if (!result.gatesPassed) {
-        log({ kind: 'error', message: messages.evidenceGatesFailed(result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id)) });
-        return 1;
-      }
+      return gateExit(result, Boolean(values.smoke));
     },
   });
 }

@@ -5,7 +5,7 @@ import { main, intOption } from '../core/cli.ts';
 import { log } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
-import { formatRun, runMatrix } from './lib/evidence/run-matrix.ts';
+import { formatRun, runMatrix, gateExit } from './lib/evidence/run-matrix.ts';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
@@ -36,10 +36,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         redo: values.redo,
       });
       process.stdout.write(formatRun(result) + '\n');
-      if (!result.gatesPassed) {
-        log({ kind: 'error', message: messages.evidenceGatesFailed(result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id)) });
-        return 1;
-      }
+      return gateExit(result, Boolean(values.smoke));
     },
   });
 }

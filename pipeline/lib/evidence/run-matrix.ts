@@ -98,6 +98,18 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   return { file: writer.file, rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
 }
 
+/** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0. */
+export function gateExit(result: MatrixResult, smoke: boolean): number {
+  if (result.gatesPassed) return 0;
+  const ids = result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id);
+  if (smoke) {
+    log({ kind: 'error', message: messages.evidenceGatesFailed(ids) });
+    return 1;
+  }
+  log({ kind: 'warn', message: messages.evidenceGatesFailedRegistered(ids) });
+  return 0;
+}
+
 export function formatGates(gates: GateResult[]): string {
   const lines = ['instrumentation gates:'];
   for (const g of gates) {
