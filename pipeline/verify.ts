@@ -32,13 +32,17 @@ export function runProblems(file: string, ledger: LedgerLine[]): string[] {
   }
   if (!rows.length) return [`${rel(file)}: no rows`];
   const byHash = new Map(ledger.map((l) => [l.hash, l]));
-  const first = rows.reduce((a, b) => (Date.parse(a.started_at) <= Date.parse(b.started_at) ? a : b));
-  const heads = new Set(rows.map((r) => r.ledger_head));
-  for (const head of heads) {
+  // a run resumed after a later freeze carries two heads; each must predate the first row it gated
+  const firstRowOf = new Map<string, TraceHead>();
+  for (const r of rows) {
+    const seen = firstRowOf.get(r.ledger_head);
+    if (!seen || Date.parse(r.started_at) < Date.parse(seen.started_at)) firstRowOf.set(r.ledger_head, r);
+  }
+  for (const [head, first] of firstRowOf) {
     const entry = byHash.get(head);
     if (!entry) problems.push(`${rel(file)}: ledger_head ${head.slice(0, 12)}… is no entry of manifests/ledger.jsonl`);
     else if (Date.parse(entry.entry.at) >= Date.parse(first.started_at)) {
-      problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} (${entry.entry.at}) is not older than its first row (${first.started_at})`);
+      problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} (${entry.entry.at}) is not older than the first row it gated (${first.started_at})`);
     }
   }
   const runIds = new Set(rows.map((r) => r.run_id));

@@ -44,3 +44,28 @@ test('verify checks raw data against manifests/data.sha256', async (t) => {
   assert.match(bad.stdout, /FAIL data\/raw\/layers\/main\/stray\.jsonl: not listed in manifests\/data\.sha256/);
   assert.match(bad.stdout, /FAIL data\/raw\/layers\/main\/stray\.jsonl:1: field schema is missing/);
 });
+
+test('a run must be gated by an entry older than the rows it gated; a resume under a later entry is fine', async (t) => {
+  const { runProblems } = await import('../../pipeline/verify.ts');
+  const { readLedger } = await import('../../pipeline/lib/ledger.ts');
+  const tree = makeTree();
+  t.after(tree.cleanup);
+  await runScript(tree, 'freeze.ts', ['--reason', 'one']);
+  tree.write('prereg/second.md', fs.readFileSync(tree.file('prereg/sample.md'), 'utf8').replace('id: sample', 'id: second'));
+  await runScript(tree, 'freeze.ts', ['--reason', 'two']);
+  const ledger = readLedger();
+  const [e0, e1] = ledger.map((l) => ({ hash: l.hash, at: Date.parse(l.entry.at) }));
+  const row = (head: string, at: number, i: number) => JSON.stringify({
+    schema: 'trace/1', study: 'layers', arm: 'main', run_id: 'run-x', condition_id: `c${i}`, policy: 'p', browser: { name: 'chromium', version: '1' },
+    ledger_head: head, started_at: new Date(at).toISOString(), elapsed_ms: 1, template: 'cards', layer: 'baseline', severity: 0,
+    apparent_success: true, vts: true, false_completion: false, actions: 1, retries: 0, horizon_ms: 100, persisted: {}, target: {},
+  });
+  // started under entry 0, resumed after entry 1 was written: fine
+  tree.write('data/raw/layers/main/run-x.jsonl', [row(e0!.hash, e1!.at - 5, 1), row(e1!.hash, e1!.at + 5, 2)].join('\n') + '\n');
+  assert.deepEqual(runProblems(tree.file('data/raw/layers/main/run-x.jsonl'), ledger), []);
+  // a row gated by an entry written after it started: refused, named
+  tree.write('data/raw/layers/main/run-x.jsonl', [row(e1!.hash, e1!.at - 5, 1)].join('\n') + '\n');
+  const problems = runProblems(tree.file('data/raw/layers/main/run-x.jsonl'), ledger);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0]!, /ledger entry 1 .* is not older than the first row it gated/);
+});
