@@ -12,8 +12,8 @@ import { readJsonl } from '../core/jsonl.ts';
 import { RStackError } from '../core/errors.ts';
 import { formatPaired, pairedAcrossRuns } from '../core/evidence/summary.ts';
 import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
-import { existingRun } from './lib/layers/run-files.ts';
-import { formatRun, runMatrix, gateExit } from './lib/evidence/run-matrix.ts';
+import { existingRun } from './lib/run-files.ts';
+import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './lib/evidence/run-matrix.ts';
 import type { EvidenceRow } from './lib/evidence/run-condition.ts';
 
 /** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
@@ -27,20 +27,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'run-arm-a',
     summary: 'run the evidence study\'s 320 controlled conditions in Firefox (WebDriver BiDi), print the summary and the pairing with Chromium',
-    options: {
-      smoke: { type: 'boolean', default: false },
-      workers: { type: 'string', default: '1' },
-      only: { type: 'string' },
-      redo: { type: 'string' },
-      tasks: { type: 'string' },
-      'paired-with': { type: 'string' },
-    },
+    options: { ...matrixOptions, 'paired-with': { type: 'string' } },
     help: {
-      smoke: 'a development run: rows go to data/excluded/evidence/arm-a/',
-      workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
-      only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
-      redo: 'REASON: move the registered run aside to data/excluded/ with this reason, and run again from zero',
-      tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
+      ...matrixHelp('arm-a'),
       'paired-with': 'the Chromium rows to pair with (default: the newest controlled run; with --smoke, the newest Chromium smoke)',
     },
     async run(values) {

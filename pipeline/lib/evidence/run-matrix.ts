@@ -20,7 +20,7 @@ import { log } from '../../../core/log.ts';
 import { messages } from '../../../core/messages.ts';
 import { RStackError, UsageError } from '../../../core/errors.ts';
 import { runPool } from '../pool.ts';
-import { chooseRun } from '../layers/run-files.ts';
+import { chooseRun } from '../run-files.ts';
 import { runGates, type GateResult } from '../../../core/evidence/gates.ts';
 import { formatPaired, formatSummary, pairedWithinRun, summarize } from '../../../core/evidence/summary.ts';
 import { runCondition, warmUp, type EvidenceRow } from './run-condition.ts';
@@ -97,6 +97,23 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   await updateDataManifest();
   return { file: writer.file, rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
 }
+
+/** The flags both evidence runners take (run-controlled, run-arm-a). */
+export const matrixOptions = {
+  smoke: { type: 'boolean', default: false },
+  workers: { type: 'string', default: '1' },
+  only: { type: 'string' },
+  redo: { type: 'string' },
+  tasks: { type: 'string' },
+} as const;
+
+export const matrixHelp = (arm: string) => ({
+  smoke: `a development run: rows go to data/excluded/evidence/${arm}/`,
+  workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
+  only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
+  redo: 'REASON: move the registered run aside to data/excluded/ with this reason, and run again from zero',
+  tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
+});
 
 /** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0. */
 export function gateExit(result: MatrixResult, smoke: boolean): number {

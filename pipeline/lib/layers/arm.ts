@@ -10,7 +10,7 @@ import { parseBrowserName } from '../browser/launch.ts';
 import { readLayersTasks } from '../tasks/read.ts';
 import { referencePolicies } from '../policies/layers/index.ts';
 import { runLayersUnits, type LayersUnit } from './runner.ts';
-import { chooseRun } from './run-files.ts';
+import { chooseRun } from '../run-files.ts';
 import { layersSummary, horizonSummary } from './summary.ts';
 import { HORIZONS_MS, MAIN_BOUNDARY_MS } from './protocol.ts';
 

@@ -1,8 +1,8 @@
-// Which file holds the registered run of an arm in a browser, and how a redo moves it aside.
+// Which file holds the registered run of a study's arm in a browser (layers and evidence alike), and how a redo moves it aside.
 import fs from 'node:fs';
 import path from 'node:path';
-import { paths } from '../../../core/paths.ts';
-import { excludeFile } from '../exclude.ts';
+import { paths } from '../../core/paths.ts';
+import { excludeFile } from './exclude.ts';
 
 export function existingRun(study: string, arm: string, browser: string, smoke: boolean): string | undefined {
   const dir = smoke ? paths.excludedArm(study, arm) : paths.rawArm(study, arm);
