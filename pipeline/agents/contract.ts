@@ -1,0 +1,50 @@
+// The agent contract: what every agent of the `layers` study satisfies — the three reference
+// policies, the planning pilot's plan interpreter, and outside agents run as processes.
+//
+//   harness: condition ─▶ app on the fixture server ─▶ fresh browser context, start page open
+//            ─▶ agent.run({ task, page, endpoints }) ─▶ AgentResult (its claim)
+//            ─▶ scoring by the server's persisted state (never by the claim)
+//
+// An agent gets the task as a user would give it (`instruction`, `start_url`) and a browser.
+// It never receives the layer, severity, fault parameters or condition id.
+import type { Page } from 'playwright-core';
+
+/** The task as a user gives it. Outside agents receive exactly this, as RSTACKBENCH_TASK. */
+export interface AgentTask {
+  instruction: string;
+  start_url: string;
+}
+
+/** What the agent says when it returns: done or not, with an optional message. */
+export interface Claim {
+  done: boolean;
+  message?: string;
+}
+
+/** How an agent reaches the browser: in-process agents use `page`; outside processes the endpoints. */
+export interface AgentSession {
+  task: AgentTask;
+  /** the start page, already open in a fresh context */
+  page: Page;
+  endpoints?: {
+    /** Chromium: the DevTools HTTP endpoint, http://127.0.0.1:PORT (connectOverCDP) */
+    cdp_url?: string;
+    /** the browser's WebSocket endpoint: CDP (Chromium) or WebDriver BiDi (Firefox) */
+    ws_endpoint?: string;
+  };
+}
+
+/** What a run of an agent returns: its claim (null when it failed to give one) and what it did. */
+export interface AgentResult {
+  claim: Claim | null;
+  /** why there is no claim: a timeout, a crash, a last line that is not a claim */
+  error: string | null;
+  /** counted where the harness sees them (in-process agents); outside agents may report them */
+  actions?: number;
+  retries?: number;
+}
+
+export interface Agent {
+  name: string;
+  run(session: AgentSession): Promise<AgentResult>;
+}
