@@ -24,6 +24,15 @@ export const messages = {
   paperWrote: (files: string[]) => `wrote ${files.join(', ')}`,
   paperMissingTable: (table: string) => `the paper needs analysis/out/${table}.json: run make reanalyze first`,
   paperUnknownPlaceholder: (where: string, text: string) => `${where}: unknown placeholder ${text}`,
+  // bin/rstackbench (pipeline/cli/dispatch.ts)
+  cli: {
+    noVerb: (list: string) => `usage: rstackbench <verb> [options]   (rstackbench <verb> --help for a verb's options)\n\n${list}`,
+    unknownVerb: (verb: string, list: string) => `unknown verb ${JSON.stringify(verb)}; the verbs are:\n\n${list}`,
+    noScript: (verb: string, script: string) => `verb ${verb}: its script ${script} does not exist (pipeline/verbs.json is out of date)`,
+    rawChanged: (count: number) =>
+      `data/raw changed (${count} file${count === 1 ? '' : 's'} written, grown or moved): the tables and figures no longer match it.\n` +
+      `Next: make reanalyze figures (or: rstackbench reanalyze && rstackbench figures), then make verify`,
+  },
   armB: {
     noManifest: (file: string) => `no production manifest at ${file}; the default one is data/tasks/arm-b/manifest.json (ARM_B_MANIFEST=path picks another)`,
     refused: (url: string, reason: 'method' | 'host') =>
