@@ -11,6 +11,9 @@ export const messages = {
   verifyOk: (checks: number) => `OK (${checks} checks)`,
   verifyFailed: (count: number) => `verify failed: ${count} problem${count === 1 ? '' : 's'}`,
   // analysis: make reanalyze, make figures, make paper
+  analysisOutOfDate: (dir: string, manifest: string, names: string[]) =>
+    `${dir}: ${names.length} file${names.length === 1 ? ' is' : 's are'} out of date with data/raw (${names.length > 4 ? names.slice(0, 4).join(', ') + `, and ${names.length - 4} more` : names.join(', ')}): ` +
+    `they still match ${manifest}, but data/raw now regenerates other bytes, as after a run or a --redo. Next: make reanalyze figures, then make verify`,
   reanalyzeNoData: () => 'no registered rows under data/raw yet: every table is written with its columns and no rows',
   reanalyzeRead: (layers: number, layerFiles: number, evidence: number, evidenceFiles: number) =>
     `read ${layers} layers rows from ${layerFiles} file${layerFiles === 1 ? '' : 's'} and ${evidence} evidence rows from ${evidenceFiles} file${evidenceFiles === 1 ? '' : 's'}`,
