@@ -158,3 +158,14 @@ test('rawFingerprint sees a file added, grown or moved away', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('make reproduce ARM_B=0 plans no Arm B step and says so (make -n: nothing is run)', async () => {
+  // only ARM_B=0 can be dry-run safely: make -n still runs recipe lines that call $(MAKE), as the Arm B line does
+  const plan = await execa('make', ['-n', '--no-print-directory', 'reproduce', 'ARM_B=0'], { cwd: codeRoot, reject: false });
+  assert.equal(plan.exitCode, 0, plan.stderr);
+  assert.match(plan.stdout, /ARM_B=0: Arm B skipped/);
+  assert.doesNotMatch(plan.stdout, /wordpress|run-arm-b/);
+  assert.match(plan.stdout, /bin\/rstackbench run-arm-a/, 'the other arms are still planned');
+  const makefile = fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8');
+  assert.match(makefile, /ifeq \(\$\(ARM_B\),0\)[\s\S]*?else[\s\S]*?fixtures\/wordpress\/ci\.sh \$\(MAKE\)[^\n]*run-arm-b[\s\S]*?endif/, 'without ARM_B=0 the Arm B step runs');
+});
