@@ -40,6 +40,9 @@ test('--help lists every verb and exits 0; an unknown verb or none exits 2 with 
   const none = await runBin(tree, []);
   assert.equal(none.exitCode, 2);
   assert.match(none.stderr, /usage: rstackbench <verb>/);
+  const npx = await execa('npx', ['--no-install', 'rstackbench', 'demo', '--bogus'], { cwd: codeRoot, env: { RSTACK_ROOT: tree.root }, reject: false });
+  assert.equal(npx.exitCode, 2, 'npx rstackbench resolves to bin/rstackbench in the clone (package.json "bin")');
+  assert.match(npx.stderr, /--bogus/);
   const verbHelp = await runBin(tree, ['verify', '--help']);
   assert.equal(verbHelp.exitCode, 0);
   assert.match(verbHelp.stdout, /check the ledger chain/, 'a verb\'s --help is its script\'s');
