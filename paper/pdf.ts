@@ -1,7 +1,7 @@
 // Prints the built HTML to PDF with Chromium's own print-to-PDF (Debian's chromium through
 // playwright-core), with an outline from the headings, so each table is a bookmark.
 import { pathToFileURL } from 'node:url';
-import { launchBrowser } from '../pipeline/lib/browser/launch.ts';
+import { launchBrowser } from '../pipeline/browser/launch.ts';
 
 export async function printPdf(htmlFile: string, pdfFile: string): Promise<void> {
   const { browser } = await launchBrowser('chromium');

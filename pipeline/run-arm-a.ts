@@ -11,10 +11,10 @@ import { paths, rel } from '../core/paths.ts';
 import { readJsonl } from '../core/jsonl.ts';
 import { RStackError } from '../core/errors.ts';
 import { formatPaired, pairedAcrossRuns } from '../core/evidence/summary.ts';
-import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
-import { existingRun } from './lib/run-files.ts';
-import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './lib/evidence/run-matrix.ts';
-import type { EvidenceRow } from './lib/evidence/run-condition.ts';
+import { evidenceTasksPath } from './evidence/tasks-file.ts';
+import { existingRun } from './kernel/run-files.ts';
+import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './evidence/matrix.ts';
+import type { EvidenceRow } from './evidence/condition.ts';
 
 /** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
 export function controlledRunToPair(smoke: boolean): string {

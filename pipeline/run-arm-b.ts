@@ -20,15 +20,15 @@ import { log } from '../core/log.ts';
 import { readJsonl } from '../core/jsonl.ts';
 import { verdicts } from '../core/evidence/production.ts';
 import { formatSummary, summarize, type ArmBRow, type ArmBSummary } from '../core/evidence/production-summary.ts';
-import { gate } from './lib/gate.ts';
-import { TraceWriter, type TraceRow } from './lib/trace-writer.ts';
-import { updateDataManifest } from './lib/manifest.ts';
-import { launchBrowser, parseBrowserName, type BrowserName } from './lib/browser/launch.ts';
-import { conditionId, manifestPath } from './lib/production/manifest.ts';
-import { labelManifest } from './lib/production/labeler.ts';
-import { protocolChain } from './lib/production/protocol.ts';
-import { excludeSuperseded, preflight } from './lib/production/preflight.ts';
-import { defaultWindowMs, recordTrial } from './lib/production/recorder.ts';
+import { gate } from './kernel/gate.ts';
+import { TraceWriter, type TraceRow } from './kernel/trace-writer.ts';
+import { updateDataManifest } from './kernel/manifest.ts';
+import { launchBrowser, parseBrowserName, type BrowserName } from './browser/launch.ts';
+import { conditionId, manifestPath } from './evidence/arm-b/manifest.ts';
+import { labelManifest } from './evidence/arm-b/labeler.ts';
+import { protocolChain } from './evidence/arm-b/protocol.ts';
+import { excludeSuperseded, preflight } from './evidence/arm-b/preflight.ts';
+import { defaultWindowMs, recordTrial } from './evidence/arm-b/recorder.ts';
 
 export interface RunOptions {
   browser?: BrowserName;

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runArmB } from '../../pipeline/run-arm-b.ts';
 import { labelArmB } from '../../pipeline/label-arm-b.ts';
-import { freeze } from '../../pipeline/lib/ledger.ts';
+import { freeze } from '../../pipeline/kernel/ledger.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { GateError } from '../../core/errors.ts';
 
