@@ -270,3 +270,16 @@ export function instrumentationChecks(events: readonly TimelineEvent[]): Check[]
   }
   return checks;
 }
+
+/** The instrumentation checks over a run's trials: per check, failed of applicable. */
+export function checkCounts(rows: readonly { events: readonly TimelineEvent[] }[]): Record<string, { failed: number; of: number }> {
+  const counts: Record<string, { failed: number; of: number }> = {};
+  for (const r of rows) {
+    for (const c of instrumentationChecks(r.events)) {
+      const entry = (counts[c.name] ??= { failed: 0, of: 0 });
+      entry.of++;
+      if (!c.ok) entry.failed++;
+    }
+  }
+  return counts;
+}
