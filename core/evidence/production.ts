@@ -12,18 +12,9 @@
 // Every policy fails closed: what the timeline does not show is a rejection, with latency null
 // when the policy never reached a decision inside the recording window.
 
-/** One event of the timeline, in the vocabulary of schemas/trace.schema.json $defs.event. */
-export interface TimelineEvent {
-  t_ms: number;
-  source: 'dom' | 'network' | 'app' | 'server' | 'runner';
-  type: string;
-  request_id?: string;
-  url?: string;
-  status?: number;
-  detail?: Record<string, unknown>;
-}
+import type { TimelineEvent, Verdict } from '../contracts.ts';
 
-export interface Verdict { accept: boolean; latency_ms: number | null }
+export type { TimelineEvent, Verdict } from '../contracts.ts';
 
 /** The registered constants; prereg/evidence-arm-b*.md states the same numbers. */
 export const production = {

@@ -7,7 +7,7 @@
 //   6. collect one timeline (page, network, server log on the process clock), score the policies.
 // Produces one trace row; the policies see only the events and the target contract.
 import type { LaunchedBrowser } from '../browser/launch.ts';
-import { installProbe, startRecorder, type AbsoluteEvent } from '../browser/recorder.ts';
+import { installProbe, startRecorder } from '../browser/recorder.ts';
 import { evidenceApp, type ServerEvent } from '../../fixtures/evidence/app.ts';
 import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
 import type { FixtureServer } from '../../fixtures/server.ts';
@@ -23,7 +23,7 @@ export const policySet = 'evidence-policies/1';
 /** Time after the horizon we keep listening, for events the browser delivers late. */
 export const slackMs = 150;
 
-export function serverEvents(log: readonly ServerEvent[]): AbsoluteEvent[] {
+export function serverEvents(log: readonly ServerEvent[]): EvidenceEvent[] {
   return log.map((e) => ({
     t_ms: e.t,
     source: 'server' as const,

@@ -7,7 +7,7 @@ import { sha256File } from '../../core/hash.ts';
 import { validate } from '../../core/validate.ts';
 import { listFiles, writeFileAtomic } from './files.ts';
 
-export interface ManifestLine { sha256: string; file: string }
+import type { ManifestLine } from '../../core/contracts.ts';
 
 export function parseManifest(file: string): ManifestLine[] {
   if (!fs.existsSync(file)) return [];

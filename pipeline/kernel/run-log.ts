@@ -9,30 +9,9 @@ import { readJsonl, toLine } from '../../core/jsonl.ts';
 import { validate } from '../../core/validate.ts';
 import { appendDurable } from './files.ts';
 
-export interface RunLogLine {
-  schema: 'run-log/1';
-  event: 'start' | 'end';
-  session: string;
-  run_id: string;
-  study: 'layers' | 'evidence';
-  arm: string;
-  browser: 'chromium' | 'firefox';
-  file: string;
-  registered: boolean;
-  at: string;
-  commit: string | null;
-  dirty: boolean;
-  load: number[];
-  rows: number;
-  pid?: number;
-  host?: string;
-  selection?: string | null;
-  redo?: string | null;
-  total?: number;
-  exit?: number;
-  excluded?: string[];
-  overlapped?: string[];
-}
+import type { RunLogLine } from '../../core/contracts.ts';
+
+export type { RunLogLine } from '../../core/contracts.ts';
 
 const git = (args: string[]) => execFileSync('git', args, { cwd: codeRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
@@ -57,7 +36,7 @@ function append(line: RunLogLine): void {
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
-const machine = () => ({ load: os.loadavg().map(round2), pid: process.pid, host: os.hostname() });
+const machine = () => ({ load: os.loadavg().map(round2) as [number, number, number], pid: process.pid, host: os.hostname() });
 
 function alive(pid: number | undefined, host: string | undefined): boolean {
   if (!pid || host !== os.hostname()) return false;

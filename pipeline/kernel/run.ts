@@ -27,18 +27,11 @@ import { updateDataManifest } from './manifest.ts';
 import { appendDurable } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 import { logEnd, logStart, runningSessions } from './run-log.ts';
+import type { TraceRow } from '../../core/contracts.ts';
 import { launchBrowser, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
 
 /** The fields every trace row carries that the skeleton, not the study, fills in. */
-export interface RowHeader {
-  schema: 'trace/1';
-  study: 'layers' | 'evidence';
-  arm: string;
-  run_id: string;
-  browser: { name: BrowserName; version: string };
-  ledger_head: string;
-  smoke?: boolean;
-}
+export type RowHeader = Pick<TraceRow, 'schema' | 'study' | 'arm' | 'run_id' | 'browser' | 'ledger_head' | 'smoke'>;
 
 /** What a study's unit produces: the row minus its header. */
 export type RowBody<R> = Omit<R, keyof RowHeader>;
@@ -51,9 +44,9 @@ export interface UnitContext<W> {
   smoke: boolean;
 }
 
-export interface RunPlan<U, R extends RowHeader & { condition_id: string; policy: string }, W = void> {
+export interface RunPlan<U, R extends TraceRow, W = void> {
   study: RowHeader['study'];
-  arm: string;
+  arm: TraceRow['arm'];
   browser: BrowserName;
   /** run ids start with it (default `<study>-<arm>-<browser>`); stamped: add the start time */
   runPrefix?: string;
@@ -102,7 +95,7 @@ export function parseShard(shard: string | undefined): { index: number; count: n
   return { index, count };
 }
 
-export async function runArm<U, R extends RowHeader & { condition_id: string; policy: string }, W = void>(
+export async function runArm<U, R extends TraceRow, W = void>(
   flags: RunFlags,
   plan: (gated: Gated) => Promise<RunPlan<U, R, W>> | RunPlan<U, R, W>,
 ): Promise<RunResult<R>> {

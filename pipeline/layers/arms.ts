@@ -5,7 +5,7 @@ import { intOption } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
 import { rel } from '../../core/paths.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
-import type { LayersTask } from '../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../core/layers.ts';
 import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
 import type { LayersRow } from '../../analysis/rows.ts';
 import { parseBrowserName, type BrowserName } from '../browser/launch.ts';

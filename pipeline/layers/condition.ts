@@ -11,34 +11,18 @@ import type { FixtureServer } from '../../fixtures/server.ts';
 import { now } from '../../fixtures/server.ts';
 import { performance } from 'node:perf_hooks';
 import { layersApps } from '../../fixtures/layers/index.ts';
-import { policyView, type LayersTask } from '../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../core/layers.ts';
 import { Actor } from './policies/actor.ts';
 import { uis } from './policies/ui.ts';
-import type { LayersPolicy } from './policies/policy.ts';
+import { policyView, type LayersPolicy } from './policies/policy.ts';
 import { boundaryOf, judge, type Observed, type Scoring } from './scoring.ts';
+import type { LayersRow } from '../../core/contracts.ts';
+import type { RowBody } from '../kernel/run.ts';
 
 export type { Scoring } from './scoring.ts';
 
-export interface LayersOutcome {
-  template: LayersTask['template'];
-  layer: LayersTask['layer'];
-  severity: number;
-  started_at: string;
-  elapsed_ms: number;
-  apparent_success: boolean;
-  vts: boolean;
-  false_completion: boolean;
-  actions: number;
-  retries: number;
-  horizon_ms: number;
-  persisted: { key: string; value: unknown };
-  target: { key: string; value: unknown };
-  timing_margin_ms: number | null;
-  timing_sensitive: boolean;
-  /** what set the boundary: the last save (main), the policy's return (main, slow policy), or the one action (horizon) */
-  boundary: 'save' | 'return' | 'action';
-  error: string | null;
-}
+/** What one trace adds to its row: everything but the header and the unit's own names (condition, policy). */
+export type LayersOutcome = Omit<RowBody<LayersRow>, 'condition_id' | 'policy'>;
 
 /**
  * Runs in every document before its scripts: calls the binding when a success indication shows.
@@ -135,7 +119,7 @@ export async function runLayersTrace(options: {
       retries: actor.retries,
       horizon_ms: boundary.horizonMs,
       persisted: { key: task.target.key, value: persistedValue },
-      target: structuredClone(task.target),
+      target: { ...structuredClone(task.target) },
       timing_margin_ms: judged.marginMs === null ? null : round1(judged.marginMs),
       timing_sensitive: judged.timingSensitive,
       boundary: boundary.setBy,
