@@ -43,7 +43,7 @@ manifest: setup ## rewrite manifests/data.sha256 from data/raw and data/excluded
 	@$(RSTACKBENCH) manifest
 
 contracts: setup ## generate core/contracts.ts (TypeScript types) from schemas/*.schema.json (ARGS=--check compares)
-	@$(TSX) pipeline/contracts.ts $(ARGS)
+	@$(RSTACKBENCH) contracts $(ARGS)
 
 tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.jsonl (byte-identical per seed)
 	@$(RSTACKBENCH) tasks $(ARGS)

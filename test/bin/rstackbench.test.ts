@@ -5,16 +5,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { codeRoot } from '../../core/paths.ts';
+import { run, start } from '../helpers/run.ts';
 import { validate } from '../../core/validate.ts';
 import { makeTree, type Tree } from '../helpers/tree.ts';
 import { rawChanges, rawFingerprint, verbsFile } from '../../pipeline/cli/dispatch.ts';
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
-const runBin = (tree: Tree, args: string[]) => execa(bin, args, { cwd: codeRoot, env: { RSTACK_ROOT: tree.root }, reject: false });
+const runBin = (tree: Tree, args: string[]) => run(bin, args, { cwd: codeRoot, env: { RSTACK_ROOT: tree.root } });
 const runMake = (tree: Tree, args: string[]) =>
-  execa('make', ['--no-print-directory', '-s', ...args], { cwd: codeRoot, env: { RSTACK_ROOT: tree.root }, reject: false });
+  run('make', ['--no-print-directory', '-s', ...args], { cwd: codeRoot, env: { RSTACK_ROOT: tree.root } });
 const table = () => JSON.parse(fs.readFileSync(verbsFile, 'utf8')) as { verbs: Record<string, { script: string }> };
 
 test('the verbs table is valid, every script exists, and every verb the Makefile calls is in it', () => {
@@ -40,7 +40,7 @@ test('--help lists every verb and exits 0; an unknown verb or none exits 2 with 
   const none = await runBin(tree, []);
   assert.equal(none.exitCode, 2);
   assert.match(none.stderr, /usage: rstackbench <verb>/);
-  const npx = await execa('npx', ['--no-install', 'rstackbench', 'demo', '--bogus'], { cwd: codeRoot, env: { RSTACK_ROOT: tree.root }, reject: false });
+  const npx = await run('npx', ['--no-install', 'rstackbench', 'demo', '--bogus'], { cwd: codeRoot, env: { RSTACK_ROOT: tree.root } });
   assert.equal(npx.exitCode, 2, 'npx rstackbench resolves to bin/rstackbench in the clone (package.json "bin")');
   assert.match(npx.stderr, /--bogus/);
   const verbHelp = await runBin(tree, ['verify', '--help']);
@@ -110,20 +110,20 @@ function standIn(t: { after(fn: () => void): void }) {
   const tableFile = path.join(dir, 'verbs.json');
   fs.writeFileSync(tableFile, JSON.stringify({ verbs: { child: { script: 'test/bin/child.ts', summary: 'a stand-in' } } }));
   return (args: string[], env: Record<string, string>) =>
-    execa('node', ['--import', 'tsx', path.join(codeRoot, 'test', 'bin', 'dispatch-with.ts'), tableFile, 'child', ...args], { cwd: codeRoot, env, reject: false });
+    start('node', ['--import', 'tsx', path.join(codeRoot, 'test', 'bin', 'dispatch-with.ts'), tableFile, 'child', ...args], { cwd: codeRoot, env });
 }
 
 test('the child\'s exit code passes through unchanged, and a change to data/raw is followed by the next command', async (t) => {
   const tree = makeTree();
   t.after(tree.cleanup);
-  const run = standIn(t);
-  const seven = await run(['--exit', '7'], { RSTACK_ROOT: tree.root });
+  const stand = standIn(t);
+  const seven = await stand(['--exit', '7'], { RSTACK_ROOT: tree.root }).ended;
   assert.equal(seven.exitCode, 7);
   assert.doesNotMatch(seven.stderr, /data\/raw changed/);
-  const smoke = await run(['--append', 'data/excluded/layers/main/smoke-1.jsonl'], { RSTACK_ROOT: tree.root });
+  const smoke = await stand(['--append', 'data/excluded/layers/main/smoke-1.jsonl'], { RSTACK_ROOT: tree.root }).ended;
   assert.equal(smoke.exitCode, 0);
   assert.doesNotMatch(smoke.stderr, /data\/raw changed/, 'excluded rows do not feed the tables');
-  const registered = await run(['--append', 'data/raw/layers/main/run-1.jsonl', '--exit', '1'], { RSTACK_ROOT: tree.root });
+  const registered = await stand(['--append', 'data/raw/layers/main/run-1.jsonl', '--exit', '1'], { RSTACK_ROOT: tree.root }).ended;
   assert.equal(registered.exitCode, 1);
   assert.match(registered.stderr, /data\/raw changed \(1 file written, grown or moved\)[^\n]*\nNext: make reanalyze figures .*then make verify/);
 });
@@ -131,13 +131,12 @@ test('the child\'s exit code passes through unchanged, and a change to data/raw 
 test('a signal sent to rstackbench alone reaches the child, and rstackbench ends by it', async (t) => {
   const tree = makeTree();
   t.after(tree.cleanup);
-  const run = standIn(t);
-  const proc = run(['--wait'], { RSTACK_ROOT: tree.root });
+  const { child: proc, ended: done } = standIn(t)(['--wait'], { RSTACK_ROOT: tree.root });
   const childPid = await new Promise<number>((resolve) =>
     proc.stdout!.on('data', (d: Buffer) => { const m = /ready (\d+)/.exec(d.toString()); if (m) resolve(Number(m[1])); }));
   assert.notEqual(childPid, proc.pid, 'the script runs as a child process');
   proc.kill('SIGTERM'); // the dispatcher only; the child is another process
-  const ended = await proc;
+  const ended = await done;
   assert.equal(ended.signal, 'SIGTERM');
   assert.ok(!fs.existsSync(`/proc/${childPid}`), 'the child was ended by the signal, not left behind');
 });
@@ -164,7 +163,7 @@ test('rawFingerprint sees a file added, grown or moved away', () => {
 
 test('make reproduce ARM_B=0 plans no Arm B step and says so (make -n: nothing is run)', async () => {
   // only ARM_B=0 can be dry-run safely: make -n still runs recipe lines that call $(MAKE), as the Arm B line does
-  const plan = await execa('make', ['-n', '--no-print-directory', 'reproduce', 'ARM_B=0'], { cwd: codeRoot, reject: false });
+  const plan = await run('make', ['-n', '--no-print-directory', 'reproduce', 'ARM_B=0'], { cwd: codeRoot });
   assert.equal(plan.exitCode, 0, plan.stderr);
   assert.match(plan.stdout, /ARM_B=0: Arm B skipped/);
   assert.doesNotMatch(plan.stdout, /wordpress|run-arm-b/);

@@ -4,14 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { codeRoot } from '../../core/paths.ts';
+import { run } from '../helpers/run.ts';
 import { makeTree, type Tree } from '../helpers/tree.ts';
-import { readLedger } from '../../pipeline/lib/ledger.ts';
-import { excludeFile } from '../../pipeline/lib/exclude.ts';
+import { readLedger } from '../../pipeline/kernel/ledger.ts';
+import { excludeFile } from '../../pipeline/kernel/exclude.ts';
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
-const runBin = (tree: Tree, args: string[]) => execa(bin, args, { cwd: codeRoot, env: { RSTACK_ROOT: tree.root }, reject: false });
+const runBin = (tree: Tree, args: string[]) => run(bin, args, { cwd: codeRoot, env: { RSTACK_ROOT: tree.root } });
 
 /** The hand-counted sample rows as one registered run, gated by the tree's ledger head. */
 function registeredRun(runId: string, head: string, edit = (s: string) => s): string {
