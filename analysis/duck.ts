@@ -7,6 +7,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { paths } from '../core/paths.ts';
 import { RStackError } from '../core/errors.ts';
 import type { Cell, TableRow } from './tables.ts';
+import { columnsLiteral } from './columns.ts';
 
 export interface SqlFiles { layers: string[]; evidence: string[] }
 
@@ -38,7 +39,7 @@ export class SqlSession {
       for (const study of ['layers', 'evidence'] as const) {
         const list = files[study].length ? files[study] : [empty];
         await connection.run(`SET VARIABLE ${study}_files = ${sqlList(list)}`);
-        await connection.run(session.sql(`load_${study}`));
+        await connection.run(session.sql(`load_${study}`).replace('{{trace columns}}', columnsLiteral(study)));
       }
     } catch (cause) {
       session.close();
