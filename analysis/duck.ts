@@ -36,6 +36,7 @@ export class SqlSession {
     const session = new SqlSession(instance, connection, queriesDir);
     const empty = path.join(queriesDir, 'empty.jsonl');
     try {
+      await connection.run(session.sql('macros'));
       for (const study of ['layers', 'evidence'] as const) {
         const list = files[study].length ? files[study] : [empty];
         await connection.run(`SET VARIABLE ${study}_files = ${sqlList(list)}`);
