@@ -8,21 +8,10 @@
 CREATE OR REPLACE TABLE evidence_rows AS
 SELECT
   filename AS file,
-  run_id,
-  arm,
-  condition_id,
-  policy,
   browser.name AS browser,
   browser.version AS browser_version,
-  elapsed_ms,
   coalesce(smoke, false) AS smoke,
-  scenario,
-  delay_ms,
-  rep,
-  truth,
-  case_id,
-  verdicts,
-  error
+  * EXCLUDE (filename, browser, smoke)
 FROM read_json(
   getvariable('evidence_files'),
   format = 'newline_delimited',

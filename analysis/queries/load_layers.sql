@@ -8,28 +8,11 @@
 CREATE OR REPLACE TABLE layers_rows AS
 SELECT
   filename AS file,
-  run_id,
-  arm,
-  condition_id,
-  policy,
   browser.name AS browser,
   browser.version AS browser_version,
-  elapsed_ms,
   coalesce(smoke, false) AS smoke,
-  template,
-  layer,
-  severity,
-  apparent_success,
-  vts,
-  false_completion,
-  actions,
-  retries,
-  horizon_ms,
-  timing_margin_ms,
   coalesce(timing_sensitive, false) AS timing_sensitive,
-  prompt,
-  plan_id,
-  error
+  * EXCLUDE (filename, browser, smoke, timing_sensitive)
 FROM read_json(
   getvariable('layers_files'),
   format = 'newline_delimited',
