@@ -4,23 +4,21 @@ import path from 'node:path';
 import { paths, rel } from '../../core/paths.ts';
 import { validate } from '../../core/validate.ts';
 import { ValidationError } from '../../core/errors.ts';
+import { readFrontMatter, type FrontMatterValue } from '../../core/front-matter.ts';
 
-export interface Prereg { id: string; study: string; arm: string; version: string; supersedes?: string | null; title?: string; file: string }
+export interface Prereg {
+  id: string; study: string; arm: string; version: string; supersedes?: string | null; title?: string; file: string;
+  /** a reporting amendment adds to the protocol it amends without replacing it (it is never the protocol in force) */
+  amends?: string | null;
+  /** what prompted it: a smoke run, a test, a registered attempt (its run id), an audit, a commit */
+  trigger?: string | null;
+  /** the tables (NAME) and quantities (NAME.COLUMN) of analysis/out it promises to report, in the paper too */
+  promises?: string[] | null;
+}
 
-/** Parses the small front matter block of a prereg (`key: value` lines between --- fences). */
-export function frontMatter(file: string): Record<string, string | null> {
-  const text = fs.readFileSync(file, 'utf8');
-  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
-  if (!m) throw new ValidationError(rel(file), 1, '', 'has no front matter (--- id, study, arm, version, supersedes ---)');
-  const out: Record<string, string | null> = {};
-  m[1]!.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    const kv = /^([a-z_]+):\s*(.*)$/.exec(line);
-    if (!kv) throw new ValidationError(rel(file), i + 2, '', `is not a "key: value" line: ${JSON.stringify(line)}`);
-    const value = kv[2]!.trim().replace(/^["']|["']$/g, '');
-    out[kv[1]!] = value === '' || value === 'null' || value === '~' ? null : value;
-  });
-  return out;
+/** Parses the small front matter block of a prereg (core/front-matter.ts: `key: value` lines and `key:` lists). */
+export function frontMatter(file: string): Record<string, FrontMatterValue> {
+  return readFrontMatter(file, rel(file));
 }
 
 /** Every prereg in prereg/ (drafts in subfolders are not preregistrations). */
@@ -35,7 +33,7 @@ export function readPreregs(): Prereg[] {
 
 /** The newest protocol in force for a study arm: the prereg no other prereg of the arm supersedes. */
 export function protocolFor(study: string, arm: string): Prereg | undefined {
-  const all = readPreregs().filter((p) => p.study === study && p.arm === arm);
+  const all = readPreregs().filter((p) => p.study === study && p.arm === arm && !p.amends);
   const superseded = new Set(all.map((p) => p.supersedes).filter(Boolean));
   const current = all.filter((p) => !superseded.has(p.id));
   return current.sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true })).at(-1);
@@ -49,7 +47,8 @@ export function checkPreregs(): string[] {
     if (ids.has(p.id)) throw new ValidationError(p.file, 1, 'id', `${p.id} is already used by ${ids.get(p.id)}`);
     ids.set(p.id, p.file);
   }
-  return all
-    .filter((p) => p.supersedes && !ids.has(p.supersedes))
-    .map((p) => `${p.file}: supersedes ${p.supersedes}, which is no prereg in prereg/`);
+  return [
+    ...all.filter((p) => p.supersedes && !ids.has(p.supersedes)).map((p) => `${p.file}: supersedes ${p.supersedes}, which is no prereg in prereg/`),
+    ...all.filter((p) => p.amends && !ids.has(p.amends)).map((p) => `${p.file}: amends ${p.amends}, which is no prereg in prereg/`),
+  ];
 }
