@@ -201,7 +201,7 @@ export const tables: TableDef[] = [
     query: 'analysis/production-waits.ts',
     source: 'ts',
     keys: ['browser'],
-    counts: ['trials', 'domcontentloaded_n', 'title_settled_n', 'body_stable_n'],
+    counts: ['trials', 'domcontentloaded_n', 'title_settled_n', 'body_stable_n', 'semantic_negative_n', 'title_settled_semantic_accept_n', 'body_stable_semantic_accept_n'],
     measures: ['median_domcontentloaded_ms', 'median_title_settlement_wait_ms', 'median_body_stability_wait_ms'],
     rates: [],
   },
