@@ -207,7 +207,7 @@ export const tables: TableDef[] = [
   },
   recordTable('deviations_amendments', 'Deviations: every preregistration and amendment, when it was frozen, and what the record shows preceded it',
     ['prereg'], ['id', 'study', 'arm', 'relation', 'ledger_seq', 'frozen_at', 'record_trigger', 'trigger_runs', 'declared_trigger', 'registered_rows_before', 'registered_runs_before', 'changes']),
-  recordTable('deviations_runs', 'Deviations: every run file, registered, superseded, smoke or excluded, with its sessions and its differences from its successor',
+  recordTable('deviations_runs', 'Deviations: every run file, its sessions, and how it differs from its successor',
     ['file'], ['run_id', 'study', 'arm', 'browser', 'status', 'rows', 'first_row_at', 'last_row_end_at', 'ledger_seqs', 'sessions', 'sessions_inferred', 'commits', 'code_changed_between_sessions', 'load', 'exits', 'reason', 'successor', 'shared_outcomes', 'outcome_differences_n', 'outcome_differences']),
   recordTable('deviations_overlaps', 'Deviations: runs that ran at the same time',
     ['run_a', 'run_b'], ['status_a', 'status_b', 'overlap_from', 'overlap_to', 'overlap_s', 'rows_a_in_overlap', 'rows_b_in_overlap']),
