@@ -34,8 +34,8 @@ export function readSourceValues(file = sourceValuesFile): SourceValues {
 export interface BuildOptions { source?: string; dataDir?: string; figuresDir?: string; explanations?: Record<string, string>; sourceValues?: SourceValues }
 export interface BuiltPaper {
   html: string;
-  /** the tables shown, by name, in order, and the heading each was shown under */
-  tables: { name: string; heading: string; rows: number }[];
+  /** the tables shown, by name, in order, and the heading each was shown under; `empty` says why a table has no rows */
+  tables: { name: string; heading: string; rows: number; empty?: string }[];
   figures: string[];
   /** differences shown without their explanation, and other things a reader should know */
   warnings: string[];
@@ -139,7 +139,7 @@ export function buildPaper(options: BuildOptions = {}): BuiltPaper {
       const base = c.endsWith('%') ? `${c.slice(0, -1)}_rate` : c;
       if (!t.columns.includes(base)) throw new Error(`{{${p.text}}}: table ${name} has no column ${base}`);
     }
-    built.tables.push({ name, heading, rows: rows.length });
+    built.tables.push({ name, heading, rows: rows.length, ...(rows.length ? {} : { empty: whyEmpty(t, p.options.where) }) });
     const id = `table-${name}-${built.tables.filter((x) => x.name === name).length}`;
     const filter = p.options.where ? ` (rows where ${escapeHtml(p.options.where.replaceAll(':', ' = ').replaceAll(',', ', '))})` : '';
     const provenance = `<p class="provenance">Made by <a href="../../${escapeHtml(t.query)}">${escapeHtml(t.query)}</a> from <code>data/raw</code>${filter}; the full table is <code>analysis/out/${escapeHtml(name)}.json</code> (and <code>.csv</code>).</p>`;
@@ -178,6 +178,18 @@ export function buildPaper(options: BuildOptions = {}): BuiltPaper {
     const titles = [...new Set(entries.map((e) => sourceValues.papers[e.paper]!.title))];
     built.comparisons.push(group);
     return `<section class="compare" id="compare-${escapeHtml(group)}"><table><caption>Source: <cite>${titles.map(escapeHtml).join('</cite>; <cite>')}</cite> (figures from <code>paper/source-values.json</code>); ours from <code>analysis/out</code> (${[...new Set(entries.map((e) => e.ours.table))].map((n) => `<code>${escapeHtml(n)}</code>`).join(', ')}).</caption><thead><tr><th>figure</th><th>source section</th><th>source</th><th>ours</th><th>ours − source</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></section>`;
+  };
+
+  // why a table shows no rows: its arm has no registered data yet (the inventory says), or its query finds none
+  const whyEmpty = (t: TableJson, where?: string): string => {
+    const arm = /\(arm ([\w-]+)/.exec(t.title)?.[1];
+    const inventory = load('data_inventory').rows;
+    if (arm && !inventory.some((r) => r.arm === arm)) {
+      const study = t.table.startsWith('layers_') ? 'layers' : t.table.startsWith('evidence_') ? 'evidence' : null;
+      return `no registered data of ${study ? `study ${study}, ` : ''}arm ${arm} yet: that arm has not been run`;
+    }
+    if (!t.rows.length) return 'its query finds no rows in the registered data';
+    return `no rows match where=${where}`;
   };
 
   const renderFigure = (p: Placeholder): string => {

@@ -117,6 +117,9 @@ test('numbers come from the tables; missing data and missing explanations are sa
   assert.match(built.html, /semantic-recovery alone on 2, selector-only alone on 1 of 4 pairs \(exact McNemar p = 1\)/);
   assert.match(built.html, /No registered data exists yet for arm <code>arm-b<\/code> of study <code>evidence<\/code>/);
   assert.match(built.html, /No registered pilot rows exist yet/);
+  // an empty table says why: the pilot's arm has no registered data
+  assert.equal(built.tables.find((t) => t.name === 'layers_pilot')!.empty, 'no registered data of study layers, arm pilot yet: that arm has not been run');
+  assert.equal(built.tables.find((t) => t.name === 'layers_overall')!.empty, undefined);
   assert.ok(built.warnings.includes('paper: the difference "layers-overall" has data but no explanation yet (paper/explanations.json)'));
   assert.ok(!built.warnings.some((w) => w.includes('"evidence-arm-b"')), 'no warning where there is no data to compare');
   const withExplanation = buildPaper({ explanations: { 'layers-overall': 'Our selector-only control waits for nothing, as the source paper describes.' } });
