@@ -12,8 +12,9 @@ export const messages = {
   verifyFailed: (count: number) => `verify failed: ${count} problem${count === 1 ? '' : 's'}`,
   // analysis: make reanalyze, make figures, make paper
   analysisOutOfDate: (dir: string, manifest: string, names: string[]) =>
-    `${dir}: ${names.length} file${names.length === 1 ? ' is' : 's are'} out of date with data/raw (${names.length > 4 ? names.slice(0, 4).join(', ') + `, and ${names.length - 4} more` : names.join(', ')}): ` +
-    `they still match ${manifest}, but data/raw now regenerates other bytes, as after a run or a --redo. Next: make reanalyze figures, then make verify`,
+    `${dir}: ${names.length} file${names.length === 1 ? ' is' : 's are'} out of date (${names.length > 4 ? names.slice(0, 4).join(', ') + `, and ${names.length - 4} more` : names.join(', ')}): ` +
+    `they still match ${manifest}, but what they are made from now gives other bytes (data/raw after a run or a --redo; data/excluded, data/runs.jsonl, the ledger or prereg/ for the deviations tables). ` +
+    `Next: make reanalyze figures, then make verify`,
   reanalyzeNoData: () => 'no registered rows under data/raw yet: every table is written with its columns and no rows',
   reanalyzeRead: (layers: number, layerFiles: number, evidence: number, evidenceFiles: number) =>
     `read ${layers} layers rows from ${layerFiles} file${layerFiles === 1 ? '' : 's'} and ${evidence} evidence rows from ${evidenceFiles} file${evidenceFiles === 1 ? '' : 's'}`,
@@ -32,8 +33,8 @@ export const messages = {
     noVerb: (list: string) => `usage: rstackbench <verb> [options]   (rstackbench <verb> --help for a verb's options)\n\n${list}`,
     unknownVerb: (verb: string, list: string) => `unknown verb ${JSON.stringify(verb)}; the verbs are:\n\n${list}`,
     noScript: (verb: string, script: string) => `verb ${verb}: its script ${script} does not exist (pipeline/verbs.json is out of date)`,
-    rawChanged: (count: number) =>
-      `data/raw changed (${count} file${count === 1 ? '' : 's'} written, grown or moved): the tables and figures no longer match it.\n` +
+    recordChanged: (count: number, inputs: string[]) =>
+      `${inputs.join(', ')} changed (${count} file${count === 1 ? '' : 's'} written, grown or moved): the tables and figures are made from ${inputs.length === 1 ? 'it' : 'them'} and no longer match.\n` +
       `Next: make reanalyze figures (or: rstackbench reanalyze && rstackbench figures), then make verify`,
   },
   armB: {

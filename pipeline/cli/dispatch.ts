@@ -6,7 +6,8 @@
 //     ─▶ pipeline/verbs.json: verb → the one script that implements it (data, not branches)
 //     ─▶ node --import tsx <script> [verb args…] [args…]   (or bash <script> …)
 //         stdio inherited; its exit code, or the signal that ended it, becomes ours
-//     ─▶ when the step changed data/raw: say the next command (the tables are now out of date)
+//     ─▶ when the step changed what the tables are made from (data/raw, data/excluded, the run log,
+//        the ledger, prereg/): say the next command, since the committed tables are now out of date
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,31 +48,41 @@ export function commandFor(verb: Verb, args: string[]): { command: string; argv:
   return { command: process.execPath, argv: ['--import', import.meta.resolve('tsx'), script, ...all] };
 }
 
-/** What data/raw holds now, cheaply: each file's path, size and mtime (the files are append-only). */
-export function rawFingerprint(dir = paths.raw()): Map<string, string> {
+/**
+ * What the tables are made from (analysis/reanalyze.ts and, for the deviations tables, the inputs
+ * analysis/deviations.ts draws at its top): when a step changes any of them, the committed tables
+ * and figures no longer match, and we say the next command.
+ */
+export const tableInputs = (): { label: string; path: string }[] => [
+  { label: 'data/raw', path: paths.raw() },
+  { label: 'data/excluded', path: paths.excluded() },
+  { label: 'data/runs.jsonl', path: path.join(paths.data(), 'runs.jsonl') },
+  { label: 'manifests/ledger.jsonl', path: paths.ledger() },
+  { label: 'prereg', path: paths.prereg() },
+];
+
+/** What the inputs hold now, cheaply: each file's path, size and mtime (the records are append-only). */
+export function recordFingerprint(inputs = tableInputs()): Map<string, string> {
   const seen = new Map<string, string>();
-  const walk = (d: string) => {
-    let entries: fs.Dirent[];
-    try { entries = fs.readdirSync(d, { withFileTypes: true }); } catch { return; }
-    for (const e of entries) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name !== '.gitkeep') {
-        const st = fs.statSync(p);
-        seen.set(p, `${st.size}:${st.mtimeMs}`);
-      }
+  const visit = (p: string, label: string) => {
+    let st: fs.Stats;
+    try { st = fs.statSync(p); } catch { return; }
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p)) visit(path.join(p, name), label);
+    } else if (st.isFile() && path.basename(p) !== '.gitkeep') {
+      seen.set(`${label}\0${p}`, `${st.size}:${st.mtimeMs}`);
     }
   };
-  walk(dir);
+  for (const input of inputs) visit(input.path, input.label);
   return seen;
 }
 
-/** How many files were added, removed or changed between two fingerprints. */
-export function rawChanges(before: Map<string, string>, after: Map<string, string>): number {
-  let n = 0;
-  for (const [p, v] of after) if (before.get(p) !== v) n++;
-  for (const p of before.keys()) if (!after.has(p)) n++;
-  return n;
+/** The inputs (by label) with a file added, removed or changed between two fingerprints, and how many files. */
+export function recordChanges(before: Map<string, string>, after: Map<string, string>): { count: number; inputs: string[] } {
+  const changed = [...after].filter(([k, v]) => before.get(k) !== v).map(([k]) => k)
+    .concat([...before.keys()].filter((k) => !after.has(k)));
+  const inputs = [...new Set(changed.map((k) => k.slice(0, k.indexOf('\0'))))];
+  return { count: changed.length, inputs };
 }
 
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -101,7 +112,7 @@ export async function dispatch(argv: string[], table = verbsFile): Promise<void>
     return;
   }
 
-  const before = rawFingerprint();
+  const before = recordFingerprint();
   const { command, argv: childArgv } = commandFor(verb, args);
   const child = spawn(command, childArgv, { stdio: 'inherit' });
   // a terminal's Ctrl-C reaches the child through the process group already; a signal sent to
@@ -114,8 +125,8 @@ export async function dispatch(argv: string[], table = verbsFile): Promise<void>
   });
   for (const s of forwarded) process.off(s, pass);
 
-  const changed = rawChanges(before, rawFingerprint());
-  if (changed > 0) log({ kind: 'info', message: messages.cli.rawChanged(changed) });
+  const changed = recordChanges(before, recordFingerprint());
+  if (changed.count > 0) log({ kind: 'info', message: messages.cli.recordChanged(changed.count, changed.inputs) });
 
   if (ended.signal) {
     process.kill(process.pid, ended.signal); // end as the child did, so a shell sees 128+n

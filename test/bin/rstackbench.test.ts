@@ -9,7 +9,7 @@ import { codeRoot } from '../../core/paths.ts';
 import { run, start } from '../helpers/run.ts';
 import { validate } from '../../core/validate.ts';
 import { makeTree, type Tree } from '../helpers/tree.ts';
-import { rawChanges, rawFingerprint, verbsFile } from '../../pipeline/cli/dispatch.ts';
+import { recordChanges, recordFingerprint, verbsFile } from '../../pipeline/cli/dispatch.ts';
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
 const runBin = (tree: Tree, args: string[]) => run(bin, args, { cwd: codeRoot, env: { RSTACK_ROOT: tree.root } });
@@ -113,19 +113,22 @@ function standIn(t: { after(fn: () => void): void }) {
     start('node', ['--import', 'tsx', path.join(codeRoot, 'test', 'bin', 'dispatch-with.ts'), tableFile, 'child', ...args], { cwd: codeRoot, env });
 }
 
-test('the child\'s exit code passes through unchanged, and a change to data/raw is followed by the next command', async (t) => {
+test('the child\'s exit code passes through unchanged, and a change to what the tables are made from is followed by the next command', async (t) => {
   const tree = makeTree();
   t.after(tree.cleanup);
   const stand = standIn(t);
   const seven = await stand(['--exit', '7'], { RSTACK_ROOT: tree.root }).ended;
   assert.equal(seven.exitCode, 7);
-  assert.doesNotMatch(seven.stderr, /data\/raw changed/);
-  const smoke = await stand(['--append', 'data/excluded/layers/main/smoke-1.jsonl'], { RSTACK_ROOT: tree.root }).ended;
-  assert.equal(smoke.exitCode, 0);
-  assert.doesNotMatch(smoke.stderr, /data\/raw changed/, 'excluded rows do not feed the tables');
+  assert.doesNotMatch(seven.stderr, /changed/, 'a step that wrote nothing says nothing');
   const registered = await stand(['--append', 'data/raw/layers/main/run-1.jsonl', '--exit', '1'], { RSTACK_ROOT: tree.root }).ended;
   assert.equal(registered.exitCode, 1);
-  assert.match(registered.stderr, /data\/raw changed \(1 file written, grown or moved\)[^\n]*\nNext: make reanalyze figures .*then make verify/);
+  assert.match(registered.stderr, /^data\/raw changed \(1 file written, grown or moved\)[^\n]*\nNext: make reanalyze figures .*then make verify$/m);
+  // the deviations tables are made from data/excluded too: a smoke run also changes them
+  const smoke = await stand(['--append', 'data/excluded/layers/main/smoke-1.jsonl'], { RSTACK_ROOT: tree.root }).ended;
+  assert.equal(smoke.exitCode, 0);
+  assert.match(smoke.stderr, /^data\/excluded changed \(1 file/m);
+  const outside = await stand(['--append', 'data/elsewhere.jsonl'], { RSTACK_ROOT: tree.root }).ended;
+  assert.doesNotMatch(outside.stderr, /changed/, 'a file the tables are not made from says nothing');
 });
 
 test('a signal sent to rstackbench alone reaches the child, and rstackbench ends by it', async (t) => {
@@ -141,21 +144,24 @@ test('a signal sent to rstackbench alone reaches the child, and rstackbench ends
   assert.ok(!fs.existsSync(`/proc/${childPid}`), 'the child was ended by the signal, not left behind');
 });
 
-test('rawFingerprint sees a file added, grown or moved away', () => {
+test('recordFingerprint sees a file added, grown or moved away, and names the input it changed', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-raw-'));
   try {
-    const a = path.join(dir, 'layers', 'main', 'a.jsonl');
+    const inputs = [{ label: 'data/raw', path: path.join(dir, 'raw') }, { label: 'data/excluded', path: path.join(dir, 'excluded') }, { label: 'log', path: path.join(dir, 'runs.jsonl') }];
+    const a = path.join(dir, 'raw', 'layers', 'main', 'a.jsonl');
     fs.mkdirSync(path.dirname(a), { recursive: true });
-    const empty = rawFingerprint(dir);
+    const empty = recordFingerprint(inputs);
     fs.writeFileSync(a, '{}\n');
-    const one = rawFingerprint(dir);
-    assert.equal(rawChanges(empty, one), 1);
-    assert.equal(rawChanges(one, rawFingerprint(dir)), 0);
+    const one = recordFingerprint(inputs);
+    assert.deepEqual(recordChanges(empty, one), { count: 1, inputs: ['data/raw'] });
+    assert.deepEqual(recordChanges(one, recordFingerprint(inputs)), { count: 0, inputs: [] });
     fs.appendFileSync(a, '{}\n');
-    const grown = rawFingerprint(dir);
-    assert.equal(rawChanges(one, grown), 1);
-    fs.renameSync(a, path.join(dir, 'moved.jsonl'));
-    assert.equal(rawChanges(grown, rawFingerprint(dir)), 2, 'gone from one place, new in another');
+    fs.writeFileSync(path.join(dir, 'runs.jsonl'), '{}\n');
+    const grown = recordFingerprint(inputs);
+    assert.deepEqual(recordChanges(one, grown), { count: 2, inputs: ['data/raw', 'log'] });
+    fs.mkdirSync(path.join(dir, 'excluded'));
+    fs.renameSync(a, path.join(dir, 'excluded', 'a.jsonl'));
+    assert.deepEqual(recordChanges(grown, recordFingerprint(inputs)), { count: 2, inputs: ['data/excluded', 'data/raw'] }, 'gone from one place, new in another');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

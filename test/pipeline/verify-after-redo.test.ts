@@ -41,8 +41,8 @@ test('a redo, then verify: one out-of-date problem per manifest naming the next 
   assert.equal(after.exitCode, 1);
   const fails = after.stdout.split('\n').filter((l) => l.startsWith('FAIL '));
   assert.equal(fails.length, 2, after.stdout);
-  assert.match(fails[0]!, /^FAIL analysis\/out: \d+ files are out of date with data\/raw .*Next: make reanalyze figures, then make verify$/);
-  assert.match(fails[1]!, /^FAIL figures\/out: .*out of date with data\/raw/);
+  assert.match(fails[0]!, /^FAIL analysis\/out: \d+ files are out of date .*Next: make reanalyze figures, then make verify$/);
+  assert.match(fails[1]!, /^FAIL figures\/out: .*out of date/);
 
   for (const verb of ['reanalyze', 'figures']) assert.equal((await runBin(tree, [verb])).exitCode, 0, verb);
   const fixed = await runBin(tree, ['verify']);
