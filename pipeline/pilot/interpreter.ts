@@ -72,7 +72,10 @@ async function summaryText(page: Page, scope: string | undefined): Promise<strin
   return (await summary.isVisible()) ? ((await summary.textContent()) ?? '') : '';
 }
 
-export function planAgent(plan: Plan, name = 'plan-interpreter'): Agent & { run(session: AgentSession): Promise<PlanRunResult> } {
+/** An Agent whose result also carries the executed steps. */
+export interface PlanAgent extends Agent { run(session: AgentSession): Promise<PlanRunResult> }
+
+export function planAgent(plan: Plan, name = 'plan-interpreter'): PlanAgent {
   const problems = planProblems(plan);
   if (problems.length) throw new Error(`not a valid plan: ${problems.join('; ')}`);
   return {

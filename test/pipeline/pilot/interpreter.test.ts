@@ -39,21 +39,26 @@ test('the interpreter on one card condition of each layer: the plain plan fails 
   const { browser } = await launchBrowser('chromium');
   const server = await startFixtureServer();
   t.after(async () => { await browser.close(); await server.close(); });
-  const expectPlain: Record<string, { as: boolean; vts: boolean }> = {
-    baseline: { as: true, vts: true },
-    access: { as: true, vts: true }, // a select waits for its control, as a user's hand would
-    perception: { as: true, vts: true }, // the scope names the target exactly; decoys are "<name> staging" …
-    action: { as: false, vts: false }, // the one click is swallowed: nothing shows, nothing is saved
-    state: { as: true, vts: false }, // success shows at once; the commit lands after the boundary
-    verification: { as: true, vts: false }, // success shows; one save is not enough
+  // What the plain plan's outcome must be whatever the machine's speed: VTS (the server's state at
+  // the boundary), and AS only where nothing can show. Whether "Saved" shows before a plan that
+  // stops right after its click is scored is a race the row flags, not something to assert.
+  const expectPlain: Record<string, { id: string; vts: boolean; as?: boolean }> = {
+    baseline: { id: 'cards-baseline-01', vts: true },
+    access: { id: 'cards-access-01', vts: true }, // a select waits for its control, as a user's hand would
+    perception: { id: 'cards-perception-01', vts: true }, // the scope names the target exactly; the decoy is "<name> staging" …
+    action: { id: 'cards-action-01', vts: false, as: false }, // the one click is swallowed: nothing shows, nothing is saved
+    state: { id: 'cards-state-03', vts: false }, // the commit lands 700 ms after the save, past the boundary
+    verification: { id: 'cards-verification-01', vts: false }, // one save is not enough
   };
-  for (const layer of Object.keys(expectPlain)) {
-    const task = byId(`cards-${layer}-01`);
+  for (const [layer, expected] of Object.entries(expectPlain)) {
+    const task = byId(expected.id);
+    assert.equal(task.layer, layer);
     const plain = await runPilotTrace({ browser, server, task, plan: plainPlan(task) });
     assert.equal(plain.error, null, `${layer}: ${plain.error}`);
-    assert.deepEqual({ as: plain.apparent_success, vts: plain.vts }, expectPlain[layer], `${layer}, plain plan`);
+    assert.equal(plain.vts, expected.vts, `${layer}, plain plan: VTS`);
+    if (expected.as !== undefined) assert.equal(plain.apparent_success, expected.as, `${layer}, plain plan: AS`);
     assert.equal(plain.false_completion, plain.apparent_success && !plain.vts);
-    assert.deepEqual(plain.claim, { done: true });
+    assert.deepEqual(plain.claim, { done: true }, 'the plan\'s stop step claims done');
     assert.equal(plain.steps, 3);
     assert.equal(plain.actions, 2);
     assert.deepEqual(plain.executed.map((s) => s.action), ['select', 'click', 'stop']);
@@ -61,6 +66,7 @@ test('the interpreter on one card condition of each layer: the plain plan fails 
     const checking = await runPilotTrace({ browser, server, task, plan: checkingPlan(task) });
     assert.equal(checking.error, null, `${layer}: ${checking.error}`);
     assert.equal(checking.vts, true, `${layer}, checking plan: the summary check and its retries reach the target`);
+    assert.equal(checking.apparent_success, true, `${layer}, checking plan: it waited for "Saved"`);
     assert.equal(checking.claim?.done, true);
     assert.ok(checking.steps >= 7, `${layer}: ${checking.steps} steps`);
     assert.ok(checking.executed.every((s) => s.ms >= 0 && s.t_ms >= 0));
