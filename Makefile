@@ -46,10 +46,25 @@ run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BRO
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(TSX) pipeline/run-horizon.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
+# the planning pilot: sample ─▶ plans (any OpenAI-compatible endpoint) ─▶ make freeze ─▶ run-pilot (no model)
+.PHONY: pilot-sample pilot-plans run-pilot
+PLANS ?=
+
+pilot-sample: setup ## draw the pilot's 30 card conditions into data/tasks/pilot-sample.jsonl (ARGS=--check compares)
+	@$(TSX) pipeline/pilot-sample.ts $(ARGS)
+
+pilot-plans: setup ## ask PILOT_BASE_URL for the pilot's 60 plans (PILOT_MODEL, PILOT_API_KEY) → data/plans/<run>.jsonl
+	@$(TSX) pipeline/pilot-plans.ts $(ARGS)
+
+run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plans/<run>.jsonl)
+	@$(TSX) pipeline/run-pilot.ts --browser $(BROWSER) $(if $(PLANS),--plans "$(PLANS)",) $(ARGS)
+
 reproduce: setup ## everything, from nothing: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify
 	@$(TSX) pipeline/tasks.ts --check
+	@$(TSX) pipeline/pilot-sample.ts --check
 	@$(TSX) pipeline/verify.ts
 	@$(MAKE) --no-print-directory run-layers run-horizon
+	@$(TSX) pipeline/run-pilot.ts --all
 	@$(MAKE) --no-print-directory run-layers run-horizon BROWSER=firefox
 	@$(MAKE) --no-print-directory run-controlled run-arm-a
 	@bash fixtures/wordpress/ci.sh $(MAKE) --no-print-directory run-arm-b

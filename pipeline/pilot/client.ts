@@ -8,6 +8,7 @@
 //   ─▶ { ok: plan, the model as the server names it, usage, planning_ms } | { not ok: the reason, kept }
 import { performance } from 'node:perf_hooks';
 import { UsageError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
 import { planProblems, planSchema, type Plan } from './plan.ts';
 import type { ChatMessage } from './prompts.ts';
 
@@ -36,16 +37,12 @@ export type PlanAnswer =
   | (Common & { ok: true; plan: Plan })
   | (Common & { ok: false; reason: string; status: number | null; content: string | null });
 
-export const missingEndpointMessage = () =>
-  'no planning endpoint: set PILOT_BASE_URL to an OpenAI-compatible chat-completions base URL ' +
-  '(e.g. http://127.0.0.1:11434/v1 for Ollama, http://127.0.0.1:8080/v1 for llama.cpp) and PILOT_MODEL to the model name; ' +
-  'PILOT_API_KEY if the server needs one. Or execute a published plan file without any model: make run-pilot PLANS=data/plans/<run>.jsonl';
 
 /** The endpoint from the environment; a UsageError (exit 2) naming PILOT_BASE_URL when it is not set. */
 export function plannerConfig(env: NodeJS.ProcessEnv = process.env): PlannerConfig {
   const baseUrl = env.PILOT_BASE_URL?.trim();
   const model = env.PILOT_MODEL?.trim();
-  if (!baseUrl || !model) throw new UsageError(missingEndpointMessage());
+  if (!baseUrl || !model) throw new UsageError(messages.pilot.noEndpoint());
   let url: URL;
   try {
     url = new URL(baseUrl);

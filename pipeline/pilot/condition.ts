@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../fixtures/layers/task.ts';
 import type { LayersPolicy } from '../layers/policies/policy.ts';
+import type { LayersRow } from '../layers/runner.ts';
 import { runLayersTrace, type LayersOutcome } from '../layers/condition.ts';
 import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { planAgent, type PlanRunResult } from './interpreter.ts';
@@ -39,3 +40,12 @@ export async function runPilotTrace(options: { browser: Browser; server: Fixture
   const outcome = await runLayersTrace({ ...options, policy, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
   return { ...outcome, claim: result?.claim ?? null, steps: result?.steps ?? 0, executed: result?.executed ?? [] };
 }
+
+/** A trace row of arm `pilot`: the layers row, the claim and executed steps, and what the plan file says of its making. */
+export type PilotRow = LayersRow & Omit<PilotOutcome, keyof LayersRow> & {
+  prompt: 'ordinary' | 'reliability';
+  plan_id: string;
+  model: string | null;
+  planning_ms: number;
+  tokens: number | null;
+};
