@@ -140,6 +140,10 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
     browser, prompt, layer, ...outcomeCounts(items),
     mean_actions: mean(items.map((r) => r.actions)),
     mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+    // like SQL's avg: over the rows that have the value
+    mean_steps: mean(items.flatMap((r) => (typeof r.steps === 'number' ? [r.steps] : []))),
+    mean_planning_ms: mean(items.flatMap((r) => (typeof r.planning_ms === 'number' ? [r.planning_ms] : []))),
+    mean_tokens: mean(items.flatMap((r) => (typeof r.tokens === 'number' ? [r.tokens] : []))),
   }));
 
   const promptPairs = pairsOf(

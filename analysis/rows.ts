@@ -40,6 +40,10 @@ export interface LayersRow extends CommonRow {
   timing_sensitive?: boolean;
   prompt?: 'ordinary' | 'reliability';
   plan_id?: string;
+  /** pilot: executed plan steps, the plan's planning time and total tokens (null: not reported) */
+  steps?: number;
+  planning_ms?: number;
+  tokens?: number | null;
 }
 
 export interface TimelineEvent {

@@ -91,7 +91,7 @@ export const tables: TableDef[] = [
     title: 'Table V. Planning pilot: ordinary versus reliability-oriented prompt (arm pilot)',
     keys: ['browser', 'prompt', 'layer'],
     counts: ['n', 'as_n', 'vts_n', 'fc_n'],
-    measures: ['mean_actions', 'mean_latency_ms'],
+    measures: ['mean_actions', 'mean_latency_ms', 'mean_steps', 'mean_planning_ms', 'mean_tokens'],
     rates: asVtsFc(),
   }),
   sqlTable({

@@ -27,6 +27,9 @@ SELECT
   coalesce(timing_sensitive, false) AS timing_sensitive,
   prompt,
   plan_id,
+  steps,
+  planning_ms,
+  tokens,
   error
 FROM read_json(
   getvariable('layers_files'),
@@ -59,6 +62,9 @@ FROM read_json(
     timing_sensitive: 'BOOLEAN',
     prompt: 'VARCHAR',
     plan_id: 'VARCHAR',
+    steps: 'INTEGER',
+    planning_ms: 'DOUBLE',
+    tokens: 'INTEGER',
     error: 'VARCHAR'
   }
 )
