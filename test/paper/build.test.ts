@@ -94,7 +94,7 @@ test('numbers come from the tables; missing data and missing explanations are sa
   assert.match(built.html, /selector-only reaches VTS on <span class="value">2\/4 = 50\.0% \(95% CI /);
   assert.match(built.html, /semantic-recovery alone on 2, selector-only alone on 1 of 4 pairs \(exact McNemar p = 1\)/);
   assert.match(built.html, /No registered data exists yet for arm <code>arm-b<\/code> of study <code>evidence<\/code>/);
-  assert.match(built.html, /No registered pilot rows exist yet/);
+  assert.match(built.html, /The planning pilot has not been run here/);
   assert.ok(built.warnings.includes('paper: the difference "layers-overall" has data but no explanation yet (paper/explanations.json)'));
   assert.ok(!built.warnings.some((w) => w.includes('"evidence-arm-b"')), 'no warning where there is no data to compare');
   const withExplanation = buildPaper({ explanations: { 'layers-overall': 'Our selector-only control waits for nothing, as the source paper describes.' } });
