@@ -8,9 +8,10 @@
 // Reads: the ledger, prereg/layers-pilot.md, data/tasks/layers.jsonl, data/tasks/pilot-sample.jsonl.
 // A rerun of the same --run asks only for the plans still missing; a frozen plan file is never appended to.
 import fs from 'node:fs';
+import path from 'node:path';
 import { main } from '../core/cli.ts';
 import { log } from '../core/log.ts';
-import { rel } from '../core/paths.ts';
+import { paths, rel } from '../core/paths.ts';
 import { sha256 } from '../core/hash.ts';
 import { UsageError } from '../core/errors.ts';
 import { startFixtureServer } from '../fixtures/server.ts';
@@ -20,7 +21,6 @@ import { readPilotSample } from './pilot/sample.ts';
 import { planningMessages, promptNames, readPrompts } from './pilot/prompts.ts';
 import { timeZeroObservation } from './pilot/observation.ts';
 import { plannerConfig, publicEndpoint, requestPlan, type ResponseFormat } from './pilot/client.ts';
-import { planSchema } from './pilot/plan.ts';
 import { appendExcluded, appendPlan, checkRunName, gateForPlanning, planFile, planId, readPlanFile } from './pilot/plan-file.ts';
 
 const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
@@ -30,7 +30,7 @@ await main({
   summary: 'ask an OpenAI-compatible endpoint (PILOT_BASE_URL, PILOT_MODEL, PILOT_API_KEY) for the pilot\'s 60 plans; writes data/plans/<run>.jsonl',
   usage: 'PILOT_BASE_URL=http://127.0.0.1:11434/v1 PILOT_MODEL=qwen2.5:7b make pilot-plans [ARGS="--run NAME"]',
   options: { run: { type: 'string' } },
-  help: { run: 'the plan file\'s name, data/plans/NAME.jsonl (default: PILOT_MODEL, made file-safe); rerun it to ask for missing plans' },
+  help: { run: 'the plan file\'s name, data/plans/NAME.jsonl (default: PILOT_MODEL, made file-safe); rerun it to ask for missing plans. PILOT_TIMEOUT_MS bounds one request (default 600000)' },
   async run(values) {
     const config = plannerConfig();
     const run = checkRunName(values.run ?? slug(config.model));
@@ -44,7 +44,7 @@ await main({
     const total = sample.length * promptNames.length;
     const endpoint = publicEndpoint(config.baseUrl);
     log({ kind: 'info', message: `pilot-plans: run ${run}, model ${config.model} at ${endpoint}: ${todo.length} of ${total} plans to ask for${done.size ? ` (${done.size} already in ${rel(file)})` : ''}` });
-    const planSchemaSha = sha256(JSON.stringify(planSchema()));
+    const planSchemaSha = sha256(fs.readFileSync(path.join(paths.schemas(), 'plan.schema.json')));
     const state: { format: ResponseFormat } = { format: 'json_schema' };
     let written = 0;
     let excluded = 0;

@@ -101,7 +101,12 @@ export function planAgent(plan: Plan, name = 'plan-interpreter'): PlanAgent {
         let note: string | undefined;
         try {
           switch (step.action) {
-            case 'navigate': await page.goto(new URL(step.path, origin).href, { waitUntil: 'load' }); break;
+            case 'navigate': {
+              const url = new URL(step.path, origin);
+              if (url.origin !== origin) throw new Error(`navigate leaves the start page's origin: ${step.path}`);
+              await page.goto(url.href, { waitUntil: 'load' });
+              break;
+            }
             case 'wait': await page.waitForTimeout(step.ms); break;
             case 'reload': await page.reload({ waitUntil: 'load' }); break;
             case 'select': await actor.select(control(region(page, step.scope), ['combobox', 'listbox'], step.label), step.option); break;

@@ -37,6 +37,7 @@ test('the schema rejects an unknown action, a missing field, a bound crossed, an
   assert.match(planProblems(withStep({ action: 'wait', ms: -1 })).join(), /steps\[1\]\.ms must be >= 0/);
   assert.match(planProblems(withStep({ action: 'check_text', text: 'x', timeout_ms: 100, on_fail: 'retry', retry_from: 0, max_retries: 6 })).join(), /max_retries must be <= 5/);
   assert.match(planProblems(withStep({ action: 'navigate', path: 'https://elsewhere.example/' })).join(), /steps\[1\]\.path must match pattern/);
+  assert.match(planProblems(withStep({ action: 'navigate', path: '//elsewhere.example/' })).join(), /steps\[1\]\.path must match pattern/);
   assert.match(planProblems(withStep({ action: 'reload', force: true })).join(), /steps\[1\]\.force is not allowed here/);
   assert.match(planProblems({ ...valid, layer: 'state' }).join(), /layer is not allowed here/);
   assert.match(planProblems({ steps: [] }).join(), /fewer than 1/);
