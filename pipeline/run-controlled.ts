@@ -21,6 +21,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         workers: intOption(values.workers, 'workers', 1),
         only: values.only,
         redo: values.redo,
+        shard: values.shard,
       });
       process.stdout.write(formatRun(result) + '\n');
       return gateExit(result, Boolean(values.smoke));

@@ -1,6 +1,7 @@
 -- Loads every `evidence` trace row into evidence_rows, and its verdicts into evidence_verdicts.
 -- reads:    the files listed in the variable evidence_files (data/raw/evidence/**/*.jsonl, or
 --           analysis/queries/empty.jsonl when there are none)
+-- (the columns are schemas/trace.schema.json's; test/analysis/contracts.test.ts fails when they drift)
 -- produces: evidence_rows (one row per trial) and evidence_verdicts (one row per trial and
 --           registered policy, with `correct` = the verdict agrees with the frozen truth)
 CREATE OR REPLACE TABLE evidence_rows AS
@@ -42,6 +43,7 @@ FROM read_json(
     rep: 'INTEGER',
     truth: 'VARCHAR',
     case_id: 'VARCHAR',
+    protocol: 'VARCHAR',
     events: 'JSON',
     verdicts: 'MAP(VARCHAR, STRUCT(accept BOOLEAN, latency_ms DOUBLE))',
     error: 'VARCHAR'

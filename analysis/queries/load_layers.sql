@@ -1,6 +1,7 @@
 -- Loads every `layers` trace row into the table layers_rows.
 -- reads:    the files listed in the variable layers_files (data/raw/layers/**/*.jsonl, or
 --           analysis/queries/empty.jsonl when there are none, so the table exists and is empty)
+-- (the columns are schemas/trace.schema.json's; test/analysis/contracts.test.ts fails when they drift)
 -- produces: layers_rows, one row per trace, with the column types declared below rather than
 --           guessed from the data (schemas/trace.schema.json is the contract they follow)
 CREATE OR REPLACE TABLE layers_rows AS
@@ -60,8 +61,12 @@ FROM read_json(
     target: 'JSON',
     timing_margin_ms: 'DOUBLE',
     timing_sensitive: 'BOOLEAN',
+    boundary: 'VARCHAR',
     prompt: 'VARCHAR',
     plan_id: 'VARCHAR',
+    claim: 'JSON',
+    executed: 'JSON',
+    model: 'VARCHAR',
     steps: 'INTEGER',
     planning_ms: 'DOUBLE',
     tokens: 'INTEGER',

@@ -32,8 +32,6 @@ interface ProbeRecord {
   marks: { name: string; t: number; detail: unknown }[];
 }
 
-/** An event on the process clock before the shift to dispatch-relative time. */
-export type AbsoluteEvent = EvidenceEvent;
 
 export interface Dispatched {
   /** process ms of the action's dispatch: t = 0 of the timeline */
@@ -50,7 +48,7 @@ export interface EvidenceRecorder {
   /** Performs the action (a trusted click) and returns its dispatch time as the page saw it. */
   dispatch(action: () => Promise<void>): Promise<Dispatched>;
   /** Stops recording; every event relative to the dispatch, sorted, with the extra (absolute) events merged in. */
-  timeline(options: { horizonMs: number; extra?: AbsoluteEvent[]; dispatchDetail?: Record<string, unknown> }): Promise<EvidenceEvent[]>;
+  timeline(options: { horizonMs: number; extra?: EvidenceEvent[]; dispatchDetail?: Record<string, unknown> }): Promise<EvidenceEvent[]>;
 }
 
 export async function startRecorder(page: Page, browser: BrowserName): Promise<EvidenceRecorder> {
@@ -92,7 +90,7 @@ export async function startRecorder(page: Page, browser: BrowserName): Promise<E
       });
       const network = await driver.stop();
       const fromPage = (t: number) => pageToProcess(clock, t);
-      const absolute: AbsoluteEvent[] = [
+      const absolute: EvidenceEvent[] = [
         { t_ms: origin, source: 'runner', type: 'dispatch', ...(dispatchDetail ? { detail: dispatchDetail } : {}) },
         {
           t_ms: origin, source: 'runner', type: 'clock-sync',
@@ -103,8 +101,8 @@ export async function startRecorder(page: Page, browser: BrowserName): Promise<E
           },
         },
         { t_ms: origin + horizonMs, source: 'runner', type: 'horizon' },
-        ...probe.dom.map((d): AbsoluteEvent => ({ t_ms: fromPage(d.t), source: 'dom', type: d.state, detail: { target: d.target, text: d.text } })),
-        ...probe.marks.map((m): AbsoluteEvent => ({
+        ...probe.dom.map((d): EvidenceEvent => ({ t_ms: fromPage(d.t), source: 'dom', type: d.state, detail: { target: d.target, text: d.text } })),
+        ...probe.marks.map((m): EvidenceEvent => ({
           t_ms: fromPage(m.t), source: 'app', type: m.name.slice('app:'.length),
           ...(m.detail && typeof m.detail === 'object' ? { detail: m.detail as Record<string, unknown> } : {}),
         })),
@@ -117,7 +115,7 @@ export async function startRecorder(page: Page, browser: BrowserName): Promise<E
 }
 
 /** Moves an event onto the dispatch-relative clock, rounding to a microsecond. */
-function shift(e: AbsoluteEvent, origin: number): EvidenceEvent {
+function shift(e: EvidenceEvent, origin: number): EvidenceEvent {
   const out: EvidenceEvent = { ...e, t_ms: roundMs(e.t_ms - origin) };
   if (e.detail && typeof e.detail.observed_ms === 'number') out.detail = { ...e.detail, observed_ms: roundMs(e.detail.observed_ms - origin) };
   return out;

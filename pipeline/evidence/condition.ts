@@ -7,11 +7,13 @@
 //   6. collect one timeline (page, network, server log on the process clock), score the policies.
 // Produces one trace row; the policies see only the events and the target contract.
 import type { LaunchedBrowser } from '../browser/launch.ts';
-import { installProbe, startRecorder, type AbsoluteEvent } from '../browser/recorder.ts';
+import { installProbe, startRecorder } from '../browser/recorder.ts';
 import { evidenceApp, type ServerEvent } from '../../fixtures/evidence/app.ts';
 import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
 import type { FixtureServer } from '../../fixtures/server.ts';
-import { verdictsOf, type PolicyId, type Verdict } from '../../core/evidence/policies.ts';
+import { verdictsOf } from '../../core/evidence/policies.ts';
+import type { EvidenceRow } from '../../analysis/rows.ts';
+import type { RowBody } from '../kernel/run.ts';
 import type { EvidenceEvent } from '../../core/evidence/events.ts';
 import { processNow } from '../browser/clock.ts';
 
@@ -21,31 +23,7 @@ export const policySet = 'evidence-policies/1';
 /** Time after the horizon we keep listening, for events the browser delivers late. */
 export const slackMs = 150;
 
-export interface EvidenceRow {
-  schema: 'trace/1';
-  study: 'evidence';
-  arm: string;
-  run_id: string;
-  condition_id: string;
-  policy: string;
-  browser: { name: 'chromium' | 'firefox'; version: string };
-  ledger_head: string;
-  started_at: string;
-  elapsed_ms: number;
-  smoke?: boolean;
-  scenario: string;
-  delay_ms: number;
-  rep: number;
-  truth: 'success' | 'failure';
-  events: EvidenceEvent[];
-  verdicts: Record<PolicyId, Verdict>;
-  error: string | null;
-  [k: string]: unknown;
-}
-
-export interface RunContext { arm: string; runId: string; ledgerHead: string; smoke: boolean }
-
-export function serverEvents(log: readonly ServerEvent[]): AbsoluteEvent[] {
+export function serverEvents(log: readonly ServerEvent[]): EvidenceEvent[] {
   return log.map((e) => ({
     t_ms: e.t,
     source: 'server' as const,
@@ -94,22 +72,16 @@ export async function warmUp(launched: LaunchedBrowser, server: FixtureServer, t
   }
 }
 
-export async function runCondition(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask, run: RunContext): Promise<EvidenceRow> {
+/** One condition as the body of its trace row (the run skeleton adds the header). */
+export async function runCondition(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask): Promise<RowBody<EvidenceRow>> {
   const startedAt = new Date();
   const started = processNow();
   const events = await recordCondition(launched, server, task);
   return {
-    schema: 'trace/1',
-    study: 'evidence',
-    arm: run.arm,
-    run_id: run.runId,
     condition_id: task.condition_id,
     policy: policySet,
-    browser: { name: launched.name, version: launched.version },
-    ledger_head: run.ledgerHead,
     started_at: startedAt.toISOString(),
     elapsed_ms: Math.round(processNow() - started),
-    ...(run.smoke ? { smoke: true } : {}),
     scenario: task.scenario,
     delay_ms: task.delay_ms,
     rep: task.rep,

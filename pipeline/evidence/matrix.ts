@@ -1,41 +1,32 @@
-// The evidence matrix run, shared by run-controlled (Chromium) and run-arm-a (Firefox):
+// The evidence study's controlled matrix on the run skeleton (pipeline/kernel/run.ts), shared by
+// run-controlled (Chromium, CDP) and run-arm-a (Firefox, WebDriver BiDi):
 //
-//   gate() ─▶ data/tasks/evidence-controlled.jsonl ─▶ one browser, N workers (each its own fixture
-//   server, one fresh context per condition) ─▶ TraceWriter (data/raw/evidence/<arm>/<run>.jsonl,
-//   or data/excluded/ for --smoke) ─▶ summary, gates ─▶ updateDataManifest()
+//   data/tasks/evidence-controlled.jsonl ─▶ runArm: one browser, N workers (each its own fixture
+//   server, warmed up once; one fresh context per condition) ─▶ data/raw/evidence/<arm>/<run>.jsonl
+//   ─▶ the instrumentation gates ─▶ the summary (analysis/run-summary.ts)
 //
-// Resumable: a registered run continues in the arm's existing run file after its last complete
-// row (--redo "reason" moves that file aside to data/excluded/ and starts from zero). Per-condition outcomes do not depend on the worker count
-// (each condition has its own context and server), but timing does; the prereg fixes --workers 1.
+// Per-condition outcomes do not depend on the worker count (each condition has its own context and
+// server), but timing does; the prereg fixes --workers 1. A condition whose page never became ready
+// is an infrastructure failure: it is retried once, and the failed attempt is kept.
 import fs from 'node:fs';
-import { gate } from '../kernel/gate.ts';
-import { TraceWriter } from '../kernel/trace-writer.ts';
-import { updateDataManifest } from '../kernel/manifest.ts';
-import { launchBrowser, type BrowserName } from '../browser/launch.ts';
-import { startFixtureServer } from '../../fixtures/server.ts';
+import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
 import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { rel } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
-import { RStackError, UsageError } from '../../core/errors.ts';
-import { runPool } from '../kernel/pool.ts';
-import { chooseRun } from '../kernel/run-files.ts';
+import { RStackError } from '../../core/errors.ts';
 import { runGates, type GateResult } from '../../core/evidence/gates.ts';
-import { formatPaired, formatSummary, pairedWithinRun, summarize } from '../../core/evidence/summary.ts';
-import { runCondition, warmUp, type EvidenceRow } from './condition.ts';
-import { processNow } from '../browser/clock.ts';
+import type { EvidenceRow } from '../../analysis/rows.ts';
+import { runSummary } from '../../analysis/run-summary.ts';
+import type { BrowserName } from '../browser/launch.ts';
+import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
+import { runCondition, warmUp } from './condition.ts';
 
-export interface MatrixOptions {
+export interface MatrixOptions extends RunFlags {
   arm: 'controlled' | 'arm-a';
   browser: BrowserName;
   tasksFile: string;
-  smoke: boolean;
-  workers: number;
-  /** a regular expression over condition ids: a development slice (smoke only; gates may go unexercised) */
-  only?: string;
-  /** move the registered run aside with this reason and start again from zero */
-  redo?: string;
 }
 
 export interface MatrixResult { file: string; rows: EvidenceRow[]; tasks: EvidenceTask[]; gates: GateResult[]; gatesPassed: boolean }
@@ -45,57 +36,34 @@ export function readTasks(file: string): EvidenceTask[] {
   return readJsonl<EvidenceTask>(file, { schema: 'evidence-task' }).sort((a, b) => a.order - b.order);
 }
 
+export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, tasks: EvidenceTask[]): RunPlan<EvidenceTask, EvidenceRow, FixtureServer> {
+  return {
+    study: 'evidence',
+    arm,
+    browser,
+    units: tasks,
+    conditionOf: (t) => t.condition_id,
+    unitKey: (t) => t.condition_id,
+    rowKey: (r) => r.condition_id,
+    retries: 1,
+    worker: {
+      setup: async (launched) => {
+        const server = await startFixtureServer();
+        await warmUp(launched, server, tasks[0]!);
+        return server;
+      },
+      teardown: (server) => server.close(),
+    },
+    runUnit: (task, ctx) => runCondition(ctx.browser, ctx.worker, task),
+  };
+}
+
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
-  if (options.only && !options.smoke) throw new UsageError('--only selects a slice, which is a smoke run: add --smoke');
-  const { ledgerHead } = await gate();
-  const all = readTasks(options.tasksFile);
-  const pattern = options.only ? new RegExp(options.only) : null;
-  const tasks = all.filter((t) => !pattern || pattern.test(t.condition_id));
-  if (!tasks.length) throw new UsageError(`no condition matches ${options.only}`);
-  const runId = chooseRun('evidence', options.arm, options.browser, { smoke: options.smoke, redo: options.redo });
-  const writer = TraceWriter.open<EvidenceRow>({ study: 'evidence', arm: options.arm, runId, key: (r) => r.condition_id, smoke: options.smoke });
-  const pending = tasks.filter((t) => !writer.has(t.condition_id));
-  log({ kind: 'info', message: messages.evidenceRunStart(options.arm, options.browser, pending.length, writer.existingRows, rel(writer.file)) });
-
-  if (pending.length) {
-    const launched = await launchBrowser(options.browser);
-    const started = processNow();
-    const label = `evidence/${options.arm} ${options.browser}`;
-    const run = { arm: options.arm, runId, ledgerHead, smoke: options.smoke };
-    let done = 0;
-    try {
-      await runPool({
-        items: pending,
-        workers: options.workers,
-        setup: async () => {
-          const server = await startFixtureServer();
-          await warmUp(launched, server, pending[0]!);
-          return server;
-        },
-        teardown: (server) => server.close(),
-        work: async (task, server) => {
-          let row: EvidenceRow;
-          try {
-            row = await runCondition(launched, server, task, run);
-          } catch (error) {
-            // an infrastructure failure (a page that never became ready), not an outcome: one retry
-            log({ kind: 'warn', message: messages.evidenceRetry(task.condition_id, (error as Error).message.split('\n')[0]!) });
-            row = await runCondition(launched, server, task, run);
-          }
-          writer.append(row);
-          log({ kind: 'progress', label, done: ++done, total: pending.length, startedMs: started, nowMs: processNow() });
-        },
-      });
-    } finally {
-      await launched.browser.close();
-    }
-  }
-
-  const rows = readJsonl<EvidenceRow>(writer.file, { schema: 'trace' });
-  const byId = new Map(all.map((t) => [t.condition_id, t]));
-  const gates = runGates(rows.map((r) => ({ condition_id: r.condition_id, scenario: r.scenario, events: r.events, target: byId.get(r.condition_id)!.target })));
-  await updateDataManifest();
-  return { file: writer.file, rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
+  const tasks = readTasks(options.tasksFile);
+  const result = await runArm(options, () => matrixPlan(options.arm, options.browser, tasks));
+  const byId = new Map(tasks.map((t) => [t.condition_id, t]));
+  const gates = runGates(result.rows.map((r) => ({ condition_id: r.condition_id, scenario: r.scenario, events: r.events, target: byId.get(r.condition_id)!.target })));
+  return { file: result.file, rows: result.rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
 }
 
 /** The flags both evidence runners take (run-controlled, run-arm-a). */
@@ -105,14 +73,16 @@ export const matrixOptions = {
   only: { type: 'string' },
   redo: { type: 'string' },
   tasks: { type: 'string' },
+  shard: { type: 'string' },
 } as const;
 
 export const matrixHelp = (arm: string) => ({
-  smoke: `a development run: rows go to data/excluded/evidence/${arm}/`,
+  smoke: `a development run: rows go to data/excluded/evidence/${arm}/; repeating the command resumes it`,
   workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
   only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
-  redo: 'REASON: move the registered run aside to data/excluded/ with this reason, and run again from zero',
+  redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
   tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
+  shard: 'i/n: run every n-th condition starting at the i-th (one machine of n); make merge joins the shards',
 });
 
 /** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0. */
@@ -136,13 +106,15 @@ export function formatGates(gates: GateResult[]): string {
   return lines.join('\n');
 }
 
-/** The summary every evidence run prints on exit. */
+/** The summary every evidence run prints on exit: the analysis's tables on the run's rows, then the gates. */
 export function formatRun(result: MatrixResult): string {
   return [
     `${rel(result.file)}`,
-    formatSummary(summarize(result.rows)),
-    '',
-    formatPaired('paired within the run (exact McNemar on discordant rows):', pairedWithinRun(result.rows)),
+    runSummary(result.rows, [
+      { name: 'evidence_confusion', hide: ['arm', 'browser'] },
+      { name: 'evidence_latency', hide: ['arm', 'browser'] },
+      { name: 'evidence_paired', hide: ['arm', 'browser', 'pairs', 'both_n', 'neither_n'] },
+    ]),
     '',
     formatGates(result.gates),
   ].join('\n');

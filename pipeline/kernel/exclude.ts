@@ -7,7 +7,7 @@ import { validate } from '../../core/validate.ts';
 import { toLine } from '../../core/jsonl.ts';
 import { appendDurable } from './files.ts';
 
-export interface Exclusion { at: string; file: string; from: string | null; rows?: number; reason: string }
+import type { Exclusion } from '../../core/contracts.ts';
 
 export function recordExclusion(e: Omit<Exclusion, 'at'>): Exclusion {
   const entry = validate<Exclusion>('exclusion', { at: new Date().toISOString(), ...e }, { file: rel(paths.exclusionLog()) });

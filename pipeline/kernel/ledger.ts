@@ -12,13 +12,9 @@ import { validate } from '../../core/validate.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { listFiles, appendDurable, withLock } from './files.ts';
 
-export interface LedgerEntry {
-  seq: number;
-  at: string;
-  prev: string;
-  files: Record<string, string>;
-  reason: string;
-}
+import type { LedgerEntry } from '../../core/contracts.ts';
+
+export type { LedgerEntry } from '../../core/contracts.ts';
 
 export interface LedgerLine { entry: LedgerEntry; text: string; hash: string; line: number }
 

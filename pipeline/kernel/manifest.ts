@@ -7,7 +7,7 @@ import { sha256File } from '../../core/hash.ts';
 import { validate } from '../../core/validate.ts';
 import { listFiles, writeFileAtomic } from './files.ts';
 
-export interface ManifestLine { sha256: string; file: string }
+import type { ManifestLine } from '../../core/contracts.ts';
 
 export function parseManifest(file: string): ManifestLine[] {
   if (!fs.existsSync(file)) return [];
@@ -43,9 +43,10 @@ export async function checkManifest(file: string, present: string[]): Promise<st
   return problems;
 }
 
-/** The data every manifest of data covers: raw traces and excluded attempts. */
+/** The data every manifest of data covers: raw traces, excluded attempts, and the run log. */
 export function dataFiles(): string[] {
-  return [...listFiles(paths.raw()), ...listFiles(paths.excluded())].filter((f) => !f.endsWith('.gitkeep'));
+  const runLog = fs.existsSync(paths.runLog()) ? [paths.runLog()] : [];
+  return [...listFiles(paths.raw()), ...listFiles(paths.excluded()), ...runLog].filter((f) => !f.endsWith('.gitkeep'));
 }
 
 export function updateDataManifest(): Promise<number> {

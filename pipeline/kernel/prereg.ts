@@ -4,23 +4,36 @@ import path from 'node:path';
 import { paths, rel } from '../../core/paths.ts';
 import { validate } from '../../core/validate.ts';
 import { ValidationError } from '../../core/errors.ts';
+import { parse as parseYaml } from 'yaml';
 
-export interface Prereg { id: string; study: string; arm: string; version: string; supersedes?: string | null; title?: string; file: string }
+import type { PreregFrontMatter } from '../../core/contracts.ts';
 
-/** Parses the small front matter block of a prereg (`key: value` lines between --- fences). */
-export function frontMatter(file: string): Record<string, string | null> {
+export type Prereg = PreregFrontMatter & { file: string };
+
+type Value = string | null | Value[] | { [key: string]: Value };
+
+/** YAML's failsafe schema reads every scalar as text; an empty value, null or ~ is null. */
+function nulls(v: unknown): Value {
+  if (typeof v === 'string') return v === '' || v === 'null' || v === '~' ? null : v;
+  if (Array.isArray(v)) return v.map(nulls);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, nulls(x)]));
+  return null;
+}
+
+/** The front matter of a prereg: the YAML block between --- fences at the top of the file. */
+export function frontMatter(file: string): Record<string, Value> {
   const text = fs.readFileSync(file, 'utf8');
   const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
   if (!m) throw new ValidationError(rel(file), 1, '', 'has no front matter (--- id, study, arm, version, supersedes ---)');
-  const out: Record<string, string | null> = {};
-  m[1]!.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    const kv = /^([a-z_]+):\s*(.*)$/.exec(line);
-    if (!kv) throw new ValidationError(rel(file), i + 2, '', `is not a "key: value" line: ${JSON.stringify(line)}`);
-    const value = kv[2]!.trim().replace(/^["']|["']$/g, '');
-    out[kv[1]!] = value === '' || value === 'null' || value === '~' ? null : value;
-  });
-  return out;
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(m[1]!, { schema: 'failsafe', prettyErrors: false });
+  } catch (cause) {
+    const line = (cause as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw new ValidationError(rel(file), line ? line + 1 : 2, '', `front matter is not YAML: ${(cause as Error).message.split('\n')[0]}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ValidationError(rel(file), 2, '', 'front matter is not a list of "key: value" lines');
+  return nulls(parsed) as Record<string, Value>;
 }
 
 /** Every prereg in prereg/ (drafts in subfolders are not preregistrations). */
@@ -29,7 +42,7 @@ export function readPreregs(): Prereg[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir).filter((f) => f.endsWith('.md')).sort().map((f) => {
     const file = path.join(dir, f);
-    return { ...validate<Omit<Prereg, 'file'>>('prereg', frontMatter(file), { file: rel(file) }), file: rel(file) };
+    return { ...validate<PreregFrontMatter>('prereg', frontMatter(file), { file: rel(file) }), file: rel(file) };
   });
 }
 

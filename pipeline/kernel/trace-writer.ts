@@ -13,7 +13,9 @@ import { messages } from '../../core/messages.ts';
 import { appendDurable } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 
-export interface TraceRow { study: string; arm: string; run_id: string; condition_id: string; policy: string }
+import type { TraceRow } from '../../core/contracts.ts';
+
+export type { TraceRow } from '../../core/contracts.ts';
 
 export interface WriterOptions<R extends TraceRow> {
   study: string;

@@ -2,53 +2,27 @@
 // signal that the agent begins, let the policy act, then score at the boundary — VTS from the
 // server's persisted state, AS from the page's success indication — and return the row's fields.
 //
-// Scoring boundary (prereg/layers.md as amended by prereg/layers-amendment-1.md and -2.md):
-//   main:    B ms after the server received the policy's last save, or the policy's return,
-//            whichever is later
-//   horizon: h ms after the server received the one target save
-// The server's state is a commit log on this process's clock, so the state at the boundary is
-// exact. A trace is timing-sensitive when an outcome could flip with the browser's or the
-// policy's speed: the success indication showed within 25 ms of the boundary; the boundary was
-// set by the policy's return and the nearest target commit lies within 25 ms of it; or a policy
-// that looks once without waiting got its answer later than 25 ms before a late surface appeared;
-// or the boundary was set by the policy's return and a target commit landed between the
-// save-anchored boundary and that return (prereg/layers-amendment-5.md).
+// Where it is scored, and what is timing-sensitive, is decided by scoring.ts (pure functions of
+// what this file records); the server's state is a commit log on this process's clock, so the
+// state at the boundary is exact.
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import { now } from '../../fixtures/server.ts';
 import { performance } from 'node:perf_hooks';
 import { layersApps } from '../../fixtures/layers/index.ts';
-import { policyView, type LayersTask } from '../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../core/layers.ts';
 import { Actor } from './policies/actor.ts';
 import { uis } from './policies/ui.ts';
-import type { LayersPolicy } from './policies/policy.ts';
+import { policyView, type LayersPolicy } from './policies/policy.ts';
+import { boundaryOf, judge, type Observed, type Scoring } from './scoring.ts';
+import type { LayersRow } from '../../core/contracts.ts';
+import type { RowBody } from '../kernel/run.ts';
 
-export type Scoring = { kind: 'after-policy'; boundaryMs: number } | { kind: 'after-action'; horizonMs: number };
+export type { Scoring } from './scoring.ts';
 
-/** Within this many ms of the boundary an outcome is reported as timing-sensitive (prereg/layers-amendment-1.md). */
-export const TIMING_SENSITIVE_MS = 25;
-
-export interface LayersOutcome {
-  template: LayersTask['template'];
-  layer: LayersTask['layer'];
-  severity: number;
-  started_at: string;
-  elapsed_ms: number;
-  apparent_success: boolean;
-  vts: boolean;
-  false_completion: boolean;
-  actions: number;
-  retries: number;
-  horizon_ms: number;
-  persisted: { key: string; value: unknown };
-  target: { key: string; value: unknown };
-  timing_margin_ms: number | null;
-  timing_sensitive: boolean;
-  /** what set the boundary: the last save (main), the policy's return (main, slow policy), or the one action (horizon) */
-  boundary: 'save' | 'return' | 'action';
-  error: string | null;
-}
+/** What one trace adds to its row: everything but the header and the unit's own names (condition, policy). */
+export type LayersOutcome = Omit<RowBody<LayersRow>, 'condition_id' | 'policy'>;
 
 /**
  * Runs in every document before its scripts: calls the binding when a success indication shows.
@@ -115,58 +89,40 @@ export async function runLayersTrace(options: {
     }
     const tEnd = now();
 
-    let anchor: number;
-    let horizon: number;
-    let anchoredByPolicy = false;
-    let lastSaveReceived: number | null = null;
-    if (scoring.kind === 'after-policy') {
-      const saves = server.log.filter((r) => r.method === 'POST');
-      lastSaveReceived = saves.length ? Math.max(...saves.map((r) => r.t)) : null;
-      horizon = scoring.boundaryMs;
-      anchoredByPolicy = lastSaveReceived === null || tEnd > lastSaveReceived + horizon;
-      anchor = anchoredByPolicy ? tEnd - horizon : lastSaveReceived!;
-    } else {
-      anchor = app.store.firstTargetSaveAt ?? tEnd;
-      horizon = scoring.horizonMs;
-    }
-    const tScore = anchor + horizon;
+    const observed = (): Observed => ({
+      scoring,
+      t0,
+      tEnd,
+      saves: server.log.filter((r) => r.method === 'POST').map((r) => r.t),
+      firstTargetSaveAt: app.store.firstTargetSaveAt,
+      targetCommits: app.store.targetCommitTimes(),
+      successShownAt,
+      revealedAt,
+      firstLookDone: actor.firstLookDone,
+    });
+    const boundary = boundaryOf(observed());
     // wait past the boundary so that a success stamped before it has time to arrive
-    await sleep(tScore + REPORT_GRACE_MS - now());
-    const apparent = successShownAt !== null && successShownAt <= tScore;
-    const persistedValue = app.store.stateAt(tScore)[task.target.key];
+    await sleep(boundary.at + REPORT_GRACE_MS - now());
+    const judged = judge(observed(), boundary);
+    const persistedValue = app.store.stateAt(boundary.at)[task.target.key];
     const vts = isDeepStrictEqual(persistedValue, task.target.value);
-    const commits = app.store.targetCommitTimes();
-    const margin = commits.length ? commits.map((c) => tScore - c).reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a)) : null;
-    const shownMargin = successShownAt === null ? null : tScore - successShownAt;
-    // a policy that looked once, without waiting, saw a surface that appeared after the agent
-    // began only because its look came late: its outcome follows its own speed
-    const lookedLate = revealedAt !== null && revealedAt > t0 && actor.firstLookDone !== null && actor.firstLookDone >= revealedAt - TIMING_SENSITIVE_MS;
-    // scored at the policy's return (it came more than B after its last save): a target commit
-    // between the save-anchored boundary and that return landed only because the policy was slow
-    const landedWhileSlow =
-      anchoredByPolicy && lastSaveReceived !== null && commits.some((c) => c >= lastSaveReceived + horizon - TIMING_SENSITIVE_MS && c <= tScore + TIMING_SENSITIVE_MS);
-    const sensitive =
-      lookedLate ||
-      landedWhileSlow ||
-      (shownMargin !== null && Math.abs(shownMargin) < TIMING_SENSITIVE_MS) ||
-      (margin !== null && Math.abs(margin) < TIMING_SENSITIVE_MS && (anchoredByPolicy || scoring.kind === 'after-action' && app.store.firstTargetSaveAt === null));
     return {
       template: task.template,
       layer: task.layer,
       severity: task.severity,
       started_at,
       elapsed_ms: round1(tEnd - t0),
-      apparent_success: apparent,
+      apparent_success: judged.apparentSuccess,
       vts,
-      false_completion: apparent && !vts,
+      false_completion: judged.apparentSuccess && !vts,
       actions: actor.actions,
       retries: actor.retries,
-      horizon_ms: horizon,
+      horizon_ms: boundary.horizonMs,
       persisted: { key: task.target.key, value: persistedValue },
-      target: structuredClone(task.target),
-      timing_margin_ms: margin === null ? null : round1(margin),
-      timing_sensitive: sensitive,
-      boundary: scoring.kind === 'after-action' ? 'action' : anchoredByPolicy ? 'return' : 'save',
+      target: { ...structuredClone(task.target) },
+      timing_margin_ms: judged.marginMs === null ? null : round1(judged.marginMs),
+      timing_sensitive: judged.timingSensitive,
+      boundary: boundary.setBy,
       error,
     };
   } finally {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { paths, rel } from '../../core/paths.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { RStackError } from '../../core/errors.ts';
-import type { LayersTask } from '../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../core/layers.ts';
 
 export const layersTaskFile = () => path.join(paths.tasks(), 'layers.jsonl');
 

@@ -4,8 +4,7 @@
 //   modal:   12 baseline + 12 per layer =  72
 // Severities cycle 1, 2, 3 within each layer; target ids, initial values and requested values
 // come from the seed. The same seed gives a byte-identical file.
-import type { Entity, Faults, Layer, LayersTask, Template } from '../../fixtures/layers/task.ts';
-import { layers } from '../../fixtures/layers/task.ts';
+import { layers, type Entity, type Faults, type Layer, type LayersTask, type Template } from '../../core/layers.ts';
 import { modes } from '../../fixtures/layers/cards/app.ts';
 import { timezones } from '../../fixtures/layers/profile/app.ts';
 import { rng, type Rng } from '../kernel/random.ts';

@@ -8,20 +8,15 @@
 // The interpreter gets the task as a user gives it (instruction, start URL): never the condition.
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
-import type { LayersTask } from '../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../core/layers.ts';
 import type { LayersPolicy } from '../layers/policies/policy.ts';
-import type { LayersRow } from '../layers/runner.ts';
 import { runLayersTrace, type LayersOutcome } from '../layers/condition.ts';
 import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { planAgent, type PlanRunResult } from './interpreter.ts';
 import type { Plan } from './plan.ts';
 
-export interface PilotOutcome extends LayersOutcome {
-  claim: PlanRunResult['claim'];
-  /** steps executed, counting each run of a step jumped back to */
-  steps: number;
-  executed: PlanRunResult['executed'];
-}
+/** A layers outcome with what the interpreter adds: its claim and the executed steps (schemas/trace.schema.json). */
+export type PilotOutcome = LayersOutcome & Required<Pick<LayersOutcome, 'claim' | 'steps' | 'executed'>>;
 
 export async function runPilotTrace(options: { browser: Browser; server: FixtureServer; task: LayersTask; plan: Plan }): Promise<PilotOutcome> {
   const agent = planAgent(options.plan);
@@ -41,11 +36,3 @@ export async function runPilotTrace(options: { browser: Browser; server: Fixture
   return { ...outcome, claim: result?.claim ?? null, steps: result?.steps ?? 0, executed: result?.executed ?? [] };
 }
 
-/** A trace row of arm `pilot`: the layers row, the claim and executed steps, and what the plan file says of its making. */
-export type PilotRow = LayersRow & Omit<PilotOutcome, keyof LayersRow> & {
-  prompt: 'ordinary' | 'reliability';
-  plan_id: string;
-  model: string | null;
-  planning_ms: number;
-  tokens: number | null;
-};

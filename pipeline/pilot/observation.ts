@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import { layersApps } from '../../fixtures/layers/index.ts';
-import type { LayersTask } from '../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../core/layers.ts';
 
 export async function timeZeroObservation(browser: Browser, server: FixtureServer, task: LayersTask): Promise<string> {
   server.load(layersApps[task.template](task));

@@ -11,45 +11,11 @@ import { paths, rel } from '../../../core/paths.ts';
 import { validate } from '../../../core/validate.ts';
 import { ValidationError, UsageError } from '../../../core/errors.ts';
 import { messages } from '../../../core/messages.ts';
-import type { Predicate } from './predicate.ts';
 
-export type CaseKind = 'navigation' | 'http-404' | 'semantic-negative';
+import type { CaseLabel, ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
 
-export interface ProductionCase { id: string; url: string; kind: CaseKind; intent?: string; predicate: Predicate }
-
-export interface ProductionManifest {
-  schema: 'production-manifest/1';
-  id: string;
-  description?: string;
-  origin: string;
-  repetitions: number;
-  cases: ProductionCase[];
-}
-
-export interface CaseLabel {
-  case_id: string;
-  kind: CaseKind;
-  url: string;
-  truth: 'success' | 'failure';
-  status: number;
-  final_url: string;
-  redirects: Array<{ url: string; status: number }>;
-  body_sha256: string;
-  body_bytes: number;
-  title?: string;
-  clauses: Array<{ clause: string; holds: boolean }>;
-}
-
-export interface ProductionLabels {
-  schema: 'production-labels/1';
-  manifest: string;
-  manifest_sha256: string;
-  manifest_id?: string;
-  origin: string;
-  labeled_at: string;
-  labeler: { method: 'direct-http'; client: string; node?: string };
-  cases: CaseLabel[];
-}
+export type { CaseLabel, ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
+export type CaseKind = ProductionCase['kind'];
 
 export const defaultManifestPath = () => path.join(paths.tasks(), 'arm-b', 'manifest.json');
 

@@ -3,15 +3,9 @@
 // body, the <title>, or the visible text. No CSS selectors and no browser: the labeler must not
 // share an instrument with the policies it will score.
 
-export type StringTest = { equals?: string; contains?: string; not_contains?: string; ignore_case?: boolean };
-export type Predicate =
-  | { all: Predicate[] }
-  | { any: Predicate[] }
-  | { not: Predicate }
-  | { status: { equals?: number; in?: number[] } }
-  | { text: StringTest }
-  | { title: StringTest }
-  | { body: StringTest };
+import type { Predicate, StringTest } from '../../../core/contracts.ts';
+
+export type { Predicate, StringTest } from '../../../core/contracts.ts';
 
 export interface HttpResult { status: number; body: string }
 
@@ -82,7 +76,7 @@ export function evaluate(p: Predicate, r: HttpResult): { holds: boolean; clauses
     let holds: boolean;
     let clause: string;
     if ('status' in q) {
-      holds = q.status.equals !== undefined ? r.status === q.status.equals : (q.status.in ?? []).includes(r.status);
+      holds = q.status.equals !== undefined ? r.status === q.status.equals : (q.status.in ?? ([] as number[])).includes(r.status);
       clause = q.status.equals !== undefined ? `status equals ${q.status.equals}` : `status in [${(q.status.in ?? []).join(', ')}]`;
     } else if ('text' in q) {
       text ??= htmlText(r.body);

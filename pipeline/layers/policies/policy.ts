@@ -1,9 +1,20 @@
 // A `layers` policy: one entry point that sees the page and what the user asked for, never the
 // fault label. It returns when it considers the task done (or gives up); the runner then scores.
 import type { Page } from 'playwright-core';
-import type { PolicyTask } from '../../../fixtures/layers/task.ts';
+import type { Entity, LayersTask, Template } from '../../../core/layers.ts';
 import type { Actor } from './actor.ts';
 import type { TemplateUi } from './ui.ts';
+
+/** What a policy may know: the instruction and the requested postcondition, nothing about faults. */
+export interface PolicyTask {
+  template: Template;
+  instruction: string;
+  target: Entity;
+}
+
+export function policyView(task: LayersTask): PolicyTask {
+  return { template: task.template, instruction: task.instruction, target: structuredClone(task.target) };
+}
 
 export interface PolicyContext { page: Page; task: PolicyTask; ui: TemplateUi; actor: Actor }
 

@@ -2,7 +2,7 @@
 // a value, how to commit, where success shows, and where the server-backed summary is read.
 // Policies are generic over this; they never see the task's layer, severity or faults.
 import type { Locator, Page } from 'playwright-core';
-import type { Entity, Template } from '../../../fixtures/layers/task.ts';
+import type { Entity, Template } from '../../../core/layers.ts';
 import type { Actor } from './actor.ts';
 
 export interface TemplateUi {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { browserNames, launchBrowser } from '../../../pipeline/browser/launch.ts';
 import { startFixtureServer } from '../../../fixtures/server.ts';
 import { generateTasks, type EvidenceTask } from '../../../fixtures/evidence/tasks.ts';
-import { runCondition, type EvidenceRow } from '../../../pipeline/evidence/condition.ts';
+import { runCondition } from '../../../pipeline/evidence/condition.ts';
 import { chainsOf, correlate, type Chain } from '../../../core/evidence/correlate.ts';
 import { runGates, streamGapMs } from '../../../core/evidence/gates.ts';
 import { pathOf, type EvidenceEvent } from '../../../core/evidence/events.ts';
@@ -54,10 +54,10 @@ for (const name of browserNames) {
   test(`every scenario family records its mechanism in ${name}`, async (t) => {
     const launched = await launchBrowser(name);
     const server = await startFixtureServer();
-    const rows: EvidenceRow[] = [];
+    const rows: Awaited<ReturnType<typeof runCondition>>[] = [];
     try {
       for (const task of tasks) {
-        const row = await runCondition(launched, server, task, { arm: 'test', runId: 'test', ledgerHead: '0'.repeat(64), smoke: true });
+        const row = await runCondition(launched, server, task);
         rows.push(row);
         await t.test(task.scenario, () => {
           const c = correlate(row.events, task.target);

@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import { makeTree } from '../../helpers/tree.ts';
 import { TraceWriter } from '../../../pipeline/kernel/trace-writer.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
+import type { LayersRow } from '../../../core/contracts.ts';
 
-const row = (i: number) => ({
+const row = (i: number): LayersRow => ({
   schema: 'trace/1', study: 'layers', arm: 'main', run_id: 'run-a', condition_id: `cards-baseline-${String(i).padStart(2, '0')}`,
   policy: 'selector-only', browser: { name: 'chromium', version: '1' }, ledger_head: 'a'.repeat(64),
   started_at: '2026-01-01T00:00:00.000Z', elapsed_ms: 1, template: 'cards', layer: 'baseline', severity: 0,
@@ -45,7 +46,7 @@ test('the writer refuses to write a trace twice and rejects a malformed row nami
   const writer = TraceWriter.open({ study: 'layers', arm: 'main', runId: 'run-b', key });
   writer.append(row(1));
   assert.throws(() => writer.append(row(1)), /already written/);
-  const bad = { ...row(2), vts: 'yes' };
+  const bad = { ...row(2), vts: 'yes' } as unknown as LayersRow; // a row that breaks the contract on purpose
   assert.throws(() => writer.append(bad), /field vts must be boolean/);
   assert.equal(fs.readFileSync(writer.file, 'utf8').split('\n').filter(Boolean).length, 1, 'nothing written for the bad row');
 });

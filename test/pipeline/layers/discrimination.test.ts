@@ -11,7 +11,7 @@ import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
 import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
 import { runLayersTrace, type LayersOutcome } from '../../../pipeline/layers/condition.ts';
 import { MAIN_BOUNDARY_MS } from '../../../pipeline/layers/protocol.ts';
-import { templates, layers, type Layer } from '../../../fixtures/layers/task.ts';
+import { templates, layers, type Layer } from '../../../core/layers.ts';
 
 const tasks = generateLayersTasks();
 const browsers: Partial<Record<BrowserName, Browser>> = {};

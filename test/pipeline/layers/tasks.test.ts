@@ -6,9 +6,10 @@ import { generateLayersTasks, DEFAULT_SEED } from '../../../pipeline/layers/task
 import { toLine } from '../../../core/jsonl.ts';
 import { validate } from '../../../core/validate.ts';
 import { codeRoot } from '../../../core/paths.ts';
-import { policyView, layers } from '../../../fixtures/layers/task.ts';
+import { layers } from '../../../core/layers.ts';
+import { policyView } from '../../../pipeline/layers/policies/policy.ts';
 import { layersApps } from '../../../fixtures/layers/index.ts';
-import type { LayersTask } from '../../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../../core/layers.ts';
 import { startFixtureServer } from '../../../fixtures/server.ts';
 
 const text = (seed?: string) => generateLayersTasks(seed).map(toLine).join('');

@@ -7,7 +7,7 @@ import { startFixtureServer } from '../../../fixtures/server.ts';
 import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
 import { runPilotTrace } from '../../../pipeline/pilot/condition.ts';
 import type { Plan } from '../../../pipeline/pilot/plan.ts';
-import type { LayersTask } from '../../../fixtures/layers/task.ts';
+import type { LayersTask } from '../../../core/layers.ts';
 
 const tasks = generateLayersTasks();
 const byId = (id: string) => tasks.find((t) => t.condition_id === id)!;
