@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { execa } from 'execa';
+import { spawn } from 'node:child_process';
 import { codeRoot } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { makeTree, type Tree } from '../../helpers/tree.ts';
@@ -67,10 +67,22 @@ async function startTestServer(script: (n: number) => 'plan' | 'not-json' | 'htt
   return { base, received, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const run = (tree: Tree, script: string, args: string[], env: Record<string, string> = {}) =>
-  execa('node', ['--import', 'tsx', path.join(codeRoot, 'pipeline', script), ...args], {
-    cwd: codeRoot, env: { RSTACK_ROOT: tree.root, PILOT_BASE_URL: '', PILOT_MODEL: '', ...env }, reject: false,
+/** A pipeline script run as a user would, against the tree, with the planner's variables as given (unset otherwise). */
+function run(tree: Tree, script: string, args: string[], env: Record<string, string> = {}): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', ['--import', 'tsx', path.join(codeRoot, 'pipeline', script), ...args], {
+      cwd: codeRoot,
+      env: { ...process.env, RSTACK_ROOT: tree.root, PILOT_BASE_URL: '', PILOT_MODEL: '', PILOT_API_KEY: '', PLANS: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
   });
+}
 
 function pilotTree(): Tree {
   const tree = makeTree({ tasks: true });
