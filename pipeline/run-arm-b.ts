@@ -29,6 +29,7 @@ import { labelManifest } from './lib/production/labeler.ts';
 import { protocolChain } from './lib/production/protocol.ts';
 import { excludeSuperseded, preflight } from './lib/production/preflight.ts';
 import { defaultWindowMs, recordTrial } from './lib/production/recorder.ts';
+import { contextCookies, readSession } from './lib/production/session.ts';
 
 export interface RunOptions {
   browser?: BrowserName;
@@ -86,6 +87,8 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   });
   if (drifted.length) throw new RStackError(messages.armB.siteDrifted(drifted.map((l) => `${l.case_id}: now ${l.status} ${l.truth}`)), { exitCode: 1 });
 
+  const session = readSession(manifest);
+  const cookies = session ? contextCookies(session, manifest.origin) : undefined;
   const browserName = options.browser ?? 'firefox';
   const cases = options.cases ? manifest.cases.filter((c) => options.cases!.includes(c.id)) : manifest.cases;
   if (options.cases && cases.length !== options.cases.length) throw new UsageError(`unknown case in --cases; the manifest has ${manifest.cases.map((c) => c.id).join(', ')}`);
@@ -106,7 +109,7 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
     try {
       for (const [i, { c, rep }] of todo.entries()) {
         const startedAt = new Date().toISOString();
-        const trial = await recordTrial(launched.browser, { url: c.url, origin: manifest.origin, windowMs: options.windowMs ?? defaultWindowMs });
+        const trial = await recordTrial(launched.browser, { url: c.url, origin: manifest.origin, windowMs: options.windowMs ?? defaultWindowMs, cookies });
         writer.append({
           schema: 'trace/1',
           study: 'evidence',

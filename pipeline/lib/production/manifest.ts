@@ -11,7 +11,7 @@ import { paths, rel } from '../../../core/paths.ts';
 import { validate } from '../../../core/validate.ts';
 import { ValidationError, UsageError } from '../../../core/errors.ts';
 import { messages } from '../../../core/messages.ts';
-import type { Predicate } from './predicate.ts';
+import { apiUrls, type Predicate } from './predicate.ts';
 
 export type CaseKind = 'navigation' | 'http-404' | 'semantic-negative';
 
@@ -23,6 +23,8 @@ export interface ProductionManifest {
   description?: string;
   origin: string;
   repetitions: number;
+  /** a logged-in session prepared outside the browser (pipeline/lib/production/session.ts) */
+  session?: { file: string; description?: string };
   cases: ProductionCase[];
 }
 
@@ -37,6 +39,7 @@ export interface CaseLabel {
   body_sha256: string;
   body_bytes: number;
   title?: string;
+  api?: Array<{ url: string; status: number; body_sha256: string; body_bytes: number }>;
   clauses: Array<{ clause: string; holds: boolean }>;
 }
 
@@ -90,6 +93,9 @@ export function readManifest(file: string): ProductionManifest {
     if (seen.has(c.id)) throw new ValidationError(rel(file), null, `cases.${i}.id`, `${c.id} is used twice`);
     seen.add(c.id);
     if (originOf(c.url) !== m.origin) throw new ValidationError(rel(file), null, `cases.${i}.url`, `${c.url} is not on the manifest's origin ${m.origin}`);
+    for (const u of apiUrls(c.predicate)) {
+      if (originOf(u) !== m.origin) throw new ValidationError(rel(file), null, `cases.${i}.predicate`, `the api URL ${u} is not on the manifest's origin ${m.origin}`);
+    }
   });
   return m;
 }
