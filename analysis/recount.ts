@@ -202,6 +202,31 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
     }),
   );
 
+  // arm B per sample: the manifest id is the first part of the condition id (<sample>/<case>/<rep>)
+  const production = verdicts.filter((v) => v.arm === 'arm-b').map((v) => ({ ...v, sample: v.condition_id.split('/')[0]! }));
+  out.evidence_production_samples = [
+    ...groupBy(production, (v) => [v.sample, v.browser, v.scenario, v.policy]),
+    ...groupBy(production, (v) => [v.sample, v.browser, 'all', v.policy]),
+  ].map(({ key: [sample, browser, kind, policy], items }) => ({
+    sample, browser, kind, policy,
+    n: items.length,
+    cases: new Set(items.flatMap((v) => (v.case_id === null ? [] : [v.case_id]))).size,
+    successes: count(items, (v) => v.truth === 'success'),
+    failures: count(items, (v) => v.truth === 'failure'),
+    accept_n: count(items, (v) => v.accept),
+    false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
+    false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
+  }));
+
+  const productionEngines = pairsOf(
+    production,
+    (v) => JSON.stringify([v.condition_id, v.rep, v.policy]),
+    (x, y) => x.browser === 'firefox' && y.browser === 'chromium',
+  );
+  out.evidence_production_engines = groupBy(productionEngines, ([x]) => [x.sample, x.policy]).map(({ key: [sample, policy], items }) => ({
+    sample, policy, browser_a: 'firefox', browser_b: 'chromium', ...pairCounts(items.map(([x, y]) => ({ a: x.correct, b: y.correct }))),
+  }));
+
   out.evidence_latency = groupBy(verdicts, (v) => [v.arm, v.browser, v.policy]).map(({ key: [arm, browser, policy], items }) => {
     const values = items.flatMap((v) => (v.latency_ms === null ? [] : [v.latency_ms]));
     return {

@@ -143,6 +143,23 @@ export const tables: TableDef[] = [
     ],
   }),
   sqlTable({
+    name: 'evidence_production_samples',
+    title: 'Production arm (arm-b) per sample: accepts and false accepts per case kind and policy, each sample and browser apart',
+    keys: ['sample', 'browser', 'kind', 'policy'],
+    counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
+    rates: [
+      { name: 'accept', k: 'accept_n', n: 'n' },
+      { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
+    ],
+  }),
+  sqlTable({
+    name: 'evidence_production_engines',
+    title: 'Production arm (arm-b) in two engines: Firefox and Chromium on the same trials, per sample and policy',
+    keys: ['sample', 'policy', 'browser_a', 'browser_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
     name: 'evidence_latency',
     title: 'Evidence policies: verdict latency (ms from the action dispatch)',
     keys: ['arm', 'browser', 'policy'],
