@@ -160,6 +160,13 @@ export const tables: TableDef[] = [
     mcnemar: { b: 'a_only_n', c: 'b_only_n' },
   }),
   sqlTable({
+    name: 'evidence_production_waits',
+    title: 'Production arm (arm-b) per sample and browser: rendering after domcontentloaded and the settlement waits (ms)',
+    keys: ['sample', 'browser'],
+    counts: ['n', 'dcl_n', 'title_changed_n', 'body_changed_n', 'title_settled_n', 'body_stable_n'],
+    measures: ['median_dcl_ms', 'median_title_wait_ms', 'median_body_wait_ms'],
+  }),
+  sqlTable({
     name: 'evidence_latency',
     title: 'Evidence policies: verdict latency (ms from the action dispatch)',
     keys: ['arm', 'browser', 'policy'],

@@ -1,7 +1,8 @@
 -- Loads every `evidence` trace row into evidence_rows, and its verdicts into evidence_verdicts.
 -- reads:    the files listed in the variable evidence_files (data/raw/evidence/**/*.jsonl, or
 --           analysis/queries/empty.jsonl when there are none)
--- produces: evidence_rows (one row per trial) and evidence_verdicts (one row per trial and
+-- produces: evidence_rows (one row per trial; its timeline in `events`, as JSON) and
+--           evidence_verdicts (one row per trial and
 --           registered policy, with `correct` = the verdict agrees with the frozen truth)
 CREATE OR REPLACE TABLE evidence_rows AS
 SELECT
@@ -19,6 +20,7 @@ SELECT
   rep,
   truth,
   case_id,
+  events,
   verdicts,
   error
 FROM read_json(
