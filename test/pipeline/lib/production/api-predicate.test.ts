@@ -126,3 +126,24 @@ test('the labeler refuses a site whose API contradicts the manifest: the missing
     apiFinds = false;
   }
 });
+
+test('a manifest whose api URL is off the origin, or whose api clause tests nothing, is refused', async () => {
+  const { readManifest } = await import('../../../../pipeline/lib/production/manifest.ts');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'armb-api-manifest-'));
+  const write = (api: object) => {
+    const file = path.join(dir, 'm.json');
+    fs.writeFileSync(file, JSON.stringify({
+      schema: 'production-manifest/1', id: 'm', origin: 'http://127.0.0.1:9', repetitions: 1,
+      cases: [{ id: 'a', url: 'http://127.0.0.1:9/x', kind: 'navigation', predicate: { api } }],
+    }));
+    return file;
+  };
+  try {
+    assert.equal(readManifest(write({ url: 'http://127.0.0.1:9/api', status: { equals: 200 } })).cases.length, 1);
+    assert.throws(() => readManifest(write({ url: 'http://127.0.0.1:10/api', status: { equals: 200 } })), /api URL http:\/\/127\.0\.0\.1:10\/api is not on the manifest's origin/);
+    assert.throws(() => readManifest(write({ url: 'http://127.0.0.1:9/api' })), /predicate/);
+    assert.throws(() => readManifest(write({ url: 'http://127.0.0.1:9/api', pointer: 'title', value: { equals: 'x' } })), /pointer|predicate/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
