@@ -161,7 +161,7 @@ export const tables: TableDef[] = [
   }),
   sqlTable({
     name: 'evidence_production_waits',
-    title: 'Production arm (arm-b) per sample and browser: rendering after domcontentloaded and the settlement waits (ms)',
+    title: 'Production arm (arm-b): rendering after domcontentloaded and settlement waits (ms)',
     keys: ['sample', 'browser'],
     counts: ['n', 'dcl_n', 'title_changed_n', 'body_changed_n', 'title_settled_n', 'body_stable_n'],
     measures: ['median_dcl_ms', 'median_title_wait_ms', 'median_body_wait_ms'],
