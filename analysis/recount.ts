@@ -48,6 +48,19 @@ function pairCounts(pairs: Pair[]) {
   };
 }
 
+/** Arm B's counts of a group of verdicts: trials, cases, truth, accepts and the two kinds of error. */
+function productionCounts(items: FlatVerdict[]) {
+  return {
+    n: items.length,
+    cases: new Set(items.flatMap((v) => (v.case_id === null ? [] : [v.case_id]))).size,
+    successes: count(items, (v) => v.truth === 'success'),
+    failures: count(items, (v) => v.truth === 'failure'),
+    accept_n: count(items, (v) => v.accept),
+    false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
+    false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
+  };
+}
+
 /** One verdict of one trial: the unit the evidence tables count. */
 interface FlatVerdict {
   arm: string; browser: string; condition_id: string; rep: number; scenario: string; truth: string;
@@ -205,13 +218,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   out.evidence_production = groupBy(verdicts.filter((v) => v.arm === 'arm-b'), (v) => [v.browser, v.scenario, v.policy]).map(
     ({ key: [browser, kind, policy], items }) => ({
       browser, kind, policy,
-      n: items.length,
-      cases: new Set(items.flatMap((v) => (v.case_id === null ? [] : [v.case_id]))).size,
-      successes: count(items, (v) => v.truth === 'success'),
-      failures: count(items, (v) => v.truth === 'failure'),
-      accept_n: count(items, (v) => v.accept),
-      false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
-      false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
+      ...productionCounts(items),
     }),
   );
 
@@ -222,13 +229,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
     ...groupBy(production, (v) => [v.sample, v.browser, 'all', v.policy]),
   ].map(({ key: [sample, browser, kind, policy], items }) => ({
     sample, browser, kind, policy,
-    n: items.length,
-    cases: new Set(items.flatMap((v) => (v.case_id === null ? [] : [v.case_id]))).size,
-    successes: count(items, (v) => v.truth === 'success'),
-    failures: count(items, (v) => v.truth === 'failure'),
-    accept_n: count(items, (v) => v.accept),
-    false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
-    false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
+    ...productionCounts(items),
   }));
 
   const productionEngines = pairsOf(

@@ -43,6 +43,14 @@ const asVtsFc = (n = 'n'): RateSpec[] => [
   { name: 'fc', k: 'fc_n', n },
 ];
 const pairCounts = ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'];
+/** Arm B's counts (trials, cases, truth, accepts, errors) and its two rates */
+const productionColumns = {
+  counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
+  rates: [
+    { name: 'accept', k: 'accept_n', n: 'n' },
+    { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
+  ],
+};
 
 export const tables: TableDef[] = [
   sqlTable({
@@ -144,21 +152,13 @@ export const tables: TableDef[] = [
     name: 'evidence_production',
     title: 'Production arm (arm-b): accepts per case kind and policy against the frozen direct-HTTP labels',
     keys: ['browser', 'kind', 'policy'],
-    counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
-    rates: [
-      { name: 'accept', k: 'accept_n', n: 'n' },
-      { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
-    ],
+    ...productionColumns,
   }),
   sqlTable({
     name: 'evidence_production_samples',
     title: 'Production arm (arm-b) per sample: accepts and false accepts per case kind and policy, each sample and browser apart',
     keys: ['sample', 'browser', 'kind', 'policy'],
-    counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
-    rates: [
-      { name: 'accept', k: 'accept_n', n: 'n' },
-      { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
-    ],
+    ...productionColumns,
   }),
   sqlTable({
     name: 'evidence_production_engines',

@@ -5,6 +5,8 @@
 // evidence of what it should show). No CSS selectors and no browser: the labeler must not share
 // an instrument with the policies it will score.
 
+import { decode } from 'html-entities';
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import type { ApiTest, Predicate, StatusTest, StringTest } from '../../../core/contracts.ts';
 
 export type { ApiTest, Predicate, StatusTest, StringTest } from '../../../core/contracts.ts';
@@ -18,37 +20,36 @@ export interface HttpResult {
 
 export interface Clause { clause: string; holds: boolean }
 
-const named: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', ndash: '–', mdash: '—',
-  lsquo: '‘', rsquo: '’', lsaquo: '‹', rsaquo: '›', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', copy: '©', middot: '·',
-};
-
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return named[name.toLowerCase()] ?? whole;
-  });
-}
+/** HTML character references, named and numeric, as the HTML standard defines them (html-entities). */
+export const decodeEntities = (s: string) => decode(s, { level: 'html5' });
 
 const collapse = (s: string) => s.replace(/[\s\u00a0]+/g, ' ').trim();
 
+type Node = DefaultTreeAdapterMap['node'];
+const hidden = new Set(['head', 'script', 'style', 'noscript', 'template', 'svg']);
+
+/** The text of a parsed node (parse5, as a browser parses HTML), each text node apart, hidden elements skipped. */
+function textOf(node: Node, out: string[]): string[] {
+  if (node.nodeName === '#text') out.push((node as DefaultTreeAdapterMap['textNode']).value);
+  else if (!hidden.has(node.nodeName) && 'childNodes' in node) for (const child of node.childNodes) textOf(child, out);
+  return out;
+}
+
+function find(node: Node, name: string): Node | undefined {
+  if (node.nodeName === name) return node;
+  if ('childNodes' in node) for (const child of node.childNodes) { const hit = find(child, name); if (hit) return hit; }
+  return undefined;
+}
+
 /** The <title> of an HTML document, decoded and collapsed; '' when there is none. */
 export function htmlTitle(html: string): string {
-  const m = /<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(html);
-  return m ? collapse(decodeEntities(m[1]!)) : '';
+  const title = find(parse(html), 'title');
+  return title && 'childNodes' in title ? collapse(title.childNodes.map((c) => (c.nodeName === '#text' ? (c as DefaultTreeAdapterMap['textNode']).value : '')).join('')) : '';
 }
 
 /** The visible text of an HTML document: no head, scripts, styles, templates, comments or tags. */
 export function htmlText(html: string): string {
-  const stripped = html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<head\b[\s\S]*?<\/head>/gi, ' ')
-    .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ');
-  return collapse(decodeEntities(stripped));
+  return collapse(textOf(parse(html), []).join(' '));
 }
 
 /** Every URL the predicate's api clauses test, once each, in order of appearance. */
