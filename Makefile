@@ -55,10 +55,25 @@ run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BRO
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
+# the planning pilot: sample ─▶ plans (any OpenAI-compatible endpoint) ─▶ make freeze ─▶ run-pilot (no model)
+.PHONY: pilot-sample pilot-plans run-pilot
+PLANS ?=
+
+pilot-sample: setup ## draw the pilot's 30 card conditions into data/tasks/pilot-sample.jsonl (ARGS=--check compares)
+	@$(RSTACKBENCH) pilot-sample $(ARGS)
+
+pilot-plans: setup ## ask PILOT_BASE_URL for the pilot's 60 plans (PILOT_MODEL, PILOT_API_KEY) → data/plans/<run>.jsonl
+	@$(RSTACKBENCH) pilot-plans $(ARGS)
+
+run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plans/<run>.jsonl)
+	@$(RSTACKBENCH) run-pilot --browser $(BROWSER) $(if $(PLANS),--plans "$(PLANS)",) $(ARGS)
+
 reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify; ARM_B=0 skips Arm B
 	@$(RSTACKBENCH) tasks --check
+	@$(RSTACKBENCH) pilot-sample --check
 	@$(RSTACKBENCH) verify
 	@$(MAKE) --no-print-directory run-layers run-horizon
+	@$(RSTACKBENCH) run-pilot --all
 	@$(MAKE) --no-print-directory run-layers run-horizon BROWSER=firefox
 	@$(MAKE) --no-print-directory run-controlled run-arm-a
 ifeq ($(ARM_B),0)
@@ -90,6 +105,13 @@ production-site: ## start Debian's WordPress on 127.0.0.1:8471 (PRODUCTION_SITE_
 
 production-site-stop: ## stop only the processes production-site started (by pid file)
 	@$(RSTACKBENCH) production-site-stop
+
+.PHONY: production-editor production-editor-stop
+production-editor: ## start the second Arm B site: WordPress's block and site editors on 127.0.0.1:8472, with a session made outside the browser
+	@bash fixtures/wordpress-editor/site.sh start
+
+production-editor-stop: ## stop only the processes production-editor started (by pid file)
+	@bash fixtures/wordpress-editor/site.sh stop
 
 .PHONY: label-arm-b run-arm-b
 # Arm B runs in Firefox as the paper did, unless BROWSER is given on the command line or in the environment

@@ -37,6 +37,18 @@ export const messages = {
       `${inputs.join(', ')} changed (${count} file${count === 1 ? '' : 's'} written, grown or moved): the tables and figures are made from ${inputs.length === 1 ? 'it' : 'them'} and no longer match.\n` +
       `Next: make reanalyze figures (or: rstackbench reanalyze && rstackbench figures), then make verify`,
   },
+  // the planning pilot (pipeline/pilot/)
+  pilot: {
+    endpoint: 'set PILOT_BASE_URL to an OpenAI-compatible chat-completions base URL (e.g. http://127.0.0.1:11434/v1 for Ollama, ' +
+      'http://127.0.0.1:8080/v1 for llama.cpp\'s server) and PILOT_MODEL to the model\'s name; PILOT_API_KEY if the server needs one',
+    noEndpoint: () => `no planning endpoint: ${messages.pilot.endpoint}. ` +
+      'Without any model, a published plan file can be executed instead: make run-pilot PLANS=data/plans/<run>.jsonl',
+    noFrozenPlans: () => 'no frozen plans to execute: the ledger head holds no file under data/plans/. ' +
+      `To make plans, ${messages.pilot.endpoint}, then make pilot-plans and make freeze; ` +
+      'to re-execute a published plan file, put it under data/plans/, make freeze, then make run-pilot PLANS=data/plans/<run>.jsonl',
+    plansUnfrozen: (file: string) => `refusing to run: ${file} is not in the ledger head; plans are executed only once frozen (put the file under data/plans/, then make freeze REASON="pilot plans")`,
+    skipped: () => 'the planning pilot is skipped: no frozen plans here (set PILOT_BASE_URL and PILOT_MODEL, then make pilot-plans and make freeze)',
+  },
   armB: {
     noManifest: (file: string) => `no production manifest at ${file}; the default one is data/tasks/arm-b/manifest.json (ARM_B_MANIFEST=path picks another)`,
     refused: (url: string, reason: 'method' | 'host') =>

@@ -59,8 +59,9 @@ export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, task
 }
 
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
-  const tasks = readTasks(options.tasksFile);
-  const result = await runArm(options, () => matrixPlan(options.arm, options.browser, tasks));
+  let tasks: EvidenceTask[] = [];
+  // the tasks are read after the gate: a changed task file is the gate's refusal (exit 3), not a parse error
+  const result = await runArm(options, () => matrixPlan(options.arm, options.browser, (tasks = readTasks(options.tasksFile))));
   const gates = runGates(result.rows);
   return { file: result.file, rows: result.rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
 }

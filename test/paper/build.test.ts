@@ -116,7 +116,7 @@ test('numbers come from the tables; missing data and missing explanations are sa
   assert.match(built.html, /selector-only reaches VTS on <span class="value">2\/4 = 50\.0% \(95% CI /);
   assert.match(built.html, /semantic-recovery alone on 2, selector-only alone on 1 of 4 pairs \(exact McNemar p = 1\)/);
   assert.match(built.html, /No registered data exists yet for arm <code>arm-b<\/code> of study <code>evidence<\/code>/);
-  assert.match(built.html, /No registered pilot rows exist yet/);
+  assert.match(built.html, /The planning pilot has not been run here/);
   // an empty table says why: the pilot's arm has no registered data
   assert.equal(built.tables.find((t) => t.name === 'layers_pilot')!.empty, 'no registered data of study layers, arm pilot yet: that arm has not been run');
   assert.equal(built.tables.find((t) => t.name === 'layers_overall')!.empty, undefined);
