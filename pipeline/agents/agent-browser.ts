@@ -7,8 +7,12 @@
 //     file and checked on /json/version, whose webSocketDebuggerUrl is the browser's CDP WebSocket.
 //       cdp_url     http://127.0.0.1:PORT        (Playwright connectOverCDP, browser-use, Stagehand, Playwright MCP)
 //       ws_endpoint ws://127.0.0.1:PORT/devtools/browser/…  (Puppeteer connect)
-//   Firefox ESR: WebDriver BiDi only (its CDP is gone). Playwright holds the BiDi session it made;
-//     see firefoxEndpoints below for what a second client can do.
+//   Firefox ESR: WebDriver BiDi only (its CDP is gone), and Firefox ESR 153 takes one BiDi session
+//     and one connection to it: a second session.new answers "session not created: Maximum number
+//     of active sessions", and a second WebSocket to /session/<id> is refused (both tried here). The
+//     harness's Playwright holds that session, so no outside client can join it: in Firefox the
+//     browser serves in-process agents (which get the page) and gives no endpoint;
+//     requireOutsideAgentEndpoints says so before a run starts.
 //
 // Outside agents take the first context and its first page: the start page is opened in the
 // default context of a persistent launch (a fresh temporary user-data dir), so that is what they find.
@@ -16,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, firefox, type BrowserContext } from 'playwright-core';
-import { RStackError } from '../../core/errors.ts';
+import { RStackError, UsageError } from '../../core/errors.ts';
 import { chromiumArgs, executablePath, type BrowserName } from '../lib/browser/launch.ts';
 
 export interface AgentEndpoints {
@@ -30,6 +34,8 @@ export interface AgentBrowser {
   /** the default context: the one an outside client finds first */
   context: BrowserContext;
   endpoints: AgentEndpoints;
+  /** the fresh profile folder (removed by close) */
+  profile: string;
   /** closes the browser and removes its profile */
   close(): Promise<void>;
 }
@@ -82,6 +88,7 @@ export async function launchAgentBrowser(name: BrowserName): Promise<AgentBrowse
         version: context.browser()?.version() ?? 'unknown',
         context,
         endpoints,
+        profile: userDataDir,
         close: async () => { await context.close().catch(() => {}); removeProfile(); },
       };
     }
@@ -95,7 +102,8 @@ export async function launchAgentBrowser(name: BrowserName): Promise<AgentBrowse
       name,
       version: context.browser()?.version() ?? 'unknown',
       context,
-      endpoints: await firefoxEndpoints(context),
+      endpoints: {},
+      profile: userDataDir,
       close: async () => { await context.close().catch(() => {}); removeProfile(); },
     };
   } catch (error) {
@@ -104,7 +112,12 @@ export async function launchAgentBrowser(name: BrowserName): Promise<AgentBrowse
   }
 }
 
-/** Firefox: filled in below once it is known what a second BiDi client can reach. */
-async function firefoxEndpoints(_context: BrowserContext): Promise<AgentEndpoints> {
-  return {};
+/** Outside agents need an endpoint of their own: Chromium gives one; Firefox cannot (see above). */
+export function requireOutsideAgentEndpoints(name: BrowserName): void {
+  if (name === 'firefox') {
+    throw new UsageError(
+      'BROWSER=firefox: an outside agent cannot connect to Firefox ESR while the harness observes it — Firefox takes one ' +
+        'WebDriver BiDi session and one connection to it, and the harness holds it. Run outside agents with BROWSER=chromium.',
+    );
+  }
 }

@@ -68,6 +68,9 @@ export function processAgent(options: ProcessAgentOptions): Agent {
   return {
     name,
     async run(session: AgentSession): Promise<AgentResult> {
+      if (!session.endpoints?.cdp_url && !session.endpoints?.ws_endpoint) {
+        return { claim: null, error: 'no endpoint: this browser gives an outside agent nothing to connect to (outside agents run in Chromium)' };
+      }
       const stderrFile = options.stderrPath(session);
       fs.mkdirSync(path.dirname(stderrFile), { recursive: true });
       const stderrFd = fs.openSync(stderrFile, 'a');

@@ -77,3 +77,9 @@ test('a command that does not exist is a crash', async () => {
   assert.equal(result.claim, null);
   assert.match(result.error!, /^crash: the agent exited with code 127/);
 });
+
+test('no endpoint to connect to (a browser that gives none): an error, the command is not run', async () => {
+  const result = await agent('claims-done.mjs').run({ ...session, endpoints: {} });
+  assert.equal(result.claim, null);
+  assert.match(result.error!, /^no endpoint/);
+});
