@@ -31,8 +31,9 @@ export interface LayersRow extends CommonRow {
   apparent_success: boolean;
   vts: boolean;
   false_completion: boolean;
-  actions: number;
-  retries: number;
+  /** null only in an outside agent's row that did not report them (arm agent) */
+  actions: number | null;
+  retries: number | null;
   horizon_ms: number;
   persisted: Record<string, unknown>;
   target: Record<string, unknown>;
@@ -40,6 +41,10 @@ export interface LayersRow extends CommonRow {
   timing_sensitive?: boolean;
   prompt?: 'ordinary' | 'reliability';
   plan_id?: string;
+  /** what the agent said (arms agent, pilot); null when it gave no claim */
+  claim?: { done: boolean; message?: string } | null;
+  /** the outside agent that made the row (arm agent) */
+  agent?: { name: string; command: string; sha256: string | null };
 }
 
 export interface TimelineEvent {

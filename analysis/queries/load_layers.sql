@@ -27,7 +27,11 @@ SELECT
   coalesce(timing_sensitive, false) AS timing_sensitive,
   prompt,
   plan_id,
-  error
+  error,
+  agent.name AS agent_name,
+  agent.command AS agent_command,
+  agent.sha256 AS agent_sha256,
+  claim.done AS claim_done
 FROM read_json(
   getvariable('layers_files'),
   format = 'newline_delimited',
@@ -59,7 +63,9 @@ FROM read_json(
     timing_sensitive: 'BOOLEAN',
     prompt: 'VARCHAR',
     plan_id: 'VARCHAR',
-    error: 'VARCHAR'
+    error: 'VARCHAR',
+    agent: 'STRUCT(name VARCHAR, command VARCHAR, sha256 VARCHAR)',
+    claim: 'STRUCT(done BOOLEAN, message VARCHAR)'
   }
 )
 WHERE study = 'layers';
