@@ -10,7 +10,7 @@ BROWSER ?= chromium
 WORKERS ?= 1
 ARGS ?=
 
-.PHONY: help setup freeze verify test typecheck demo reproduce manifest tasks run-layers run-horizon
+.PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -35,6 +35,9 @@ demo: setup ## one baseline configuration-card condition in Chromium; prints its
 
 manifest: setup ## rewrite manifests/data.sha256 from data/raw and data/excluded (runs do it when they end)
 	@$(TSX) pipeline/manifest.ts
+
+contracts: setup ## generate core/contracts.ts (TypeScript types) from schemas/*.schema.json (ARGS=--check compares)
+	@$(TSX) pipeline/contracts.ts $(ARGS)
 
 tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.jsonl (byte-identical per seed)
 	@$(TSX) pipeline/tasks.ts $(ARGS)

@@ -7,6 +7,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { paths } from '../core/paths.ts';
 import { RStackError } from '../core/errors.ts';
 import type { Cell, TableRow } from './tables.ts';
+import { columnsLiteral } from './columns.ts';
 
 export interface SqlFiles { layers: string[]; evidence: string[] }
 
@@ -35,10 +36,11 @@ export class SqlSession {
     const session = new SqlSession(instance, connection, queriesDir);
     const empty = path.join(queriesDir, 'empty.jsonl');
     try {
+      await connection.run(session.sql('macros'));
       for (const study of ['layers', 'evidence'] as const) {
         const list = files[study].length ? files[study] : [empty];
         await connection.run(`SET VARIABLE ${study}_files = ${sqlList(list)}`);
-        await connection.run(session.sql(`load_${study}`));
+        await connection.run(session.sql(`load_${study}`).replace('{{trace columns}}', columnsLiteral(study)));
       }
     } catch (cause) {
       session.close();

@@ -15,6 +15,13 @@ export function tableFile(def: TableDef, rows: TableRow[]): TableFile {
   return { table: def.name, title: def.title, query: def.query, columns: columnsOf(def), rows };
 }
 
+/** analysis/out/catalog.json: what each table is — its title, query, keys, and how its rates and
+ *  McNemar test are formed — so that the paper reads only generated files, never analysis/ code. */
+export function toCatalog(defs: readonly TableDef[]): string {
+  const entries = defs.map((d) => '    ' + JSON.stringify({ table: d.name, title: d.title, query: d.query, keys: d.keys, rates: d.rates, mcnemar: d.mcnemar ?? null }));
+  return `{\n  "tables": [\n${entries.join(',\n')}\n  ]\n}\n`;
+}
+
 /** Pretty at the top, one line per row: readable in a diff, and the same bytes every time. */
 export function toJson(file: TableFile): string {
   const rows = file.rows.map((r) => '    ' + JSON.stringify(Object.fromEntries(file.columns.map((c) => [c, r[c] ?? null]))));

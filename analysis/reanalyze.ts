@@ -20,7 +20,7 @@ import { compareTable } from './compare.ts';
 import { checkVerdicts, type VerdictRegistry } from './verdicts.ts';
 import { registry as defaultRegistry } from './verdict-registry.ts';
 import { tables, finishRow, type TableRow } from './tables.ts';
-import { tableFile, toCsv, toJson } from './output.ts';
+import { tableFile, toCatalog, toCsv, toJson } from './output.ts';
 
 export interface ReanalyzeOptions {
   /** where the raw trace rows are (default data/raw) */
@@ -101,6 +101,9 @@ export async function reanalyze(options: ReanalyzeOptions = {}): Promise<Reanaly
         written.push(name);
       }
     }
+    fs.writeFileSync(path.join(outDir, 'catalog.json'), toCatalog(tables));
+    expected.add('catalog.json');
+    written.push('catalog.json');
     // a table that no longer exists must not linger for the paper to pick up
     for (const name of fs.readdirSync(outDir)) {
       if (/\.(json|csv)$/.test(name) && !expected.has(name)) fs.rmSync(path.join(outDir, name));

@@ -4,7 +4,7 @@ export type LogEntry =
   | { kind: 'info'; message: string }
   | { kind: 'warn'; message: string }
   | { kind: 'error'; message: string }
-  | { kind: 'progress'; label: string; done: number; total: number; startedMs: number; nowMs: number };
+  | { kind: 'progress'; label: string; done: number; total: number; startedMs: number; nowMs: number; failed?: number };
 
 function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
@@ -16,7 +16,7 @@ export function formatProgress(e: Extract<LogEntry, { kind: 'progress' }>): stri
   const elapsed = e.nowMs - e.startedMs;
   const rate = e.done > 0 ? e.done / (elapsed / 1000) : 0;
   const left = rate > 0 ? ((e.total - e.done) / rate) * 1000 : Infinity;
-  return `${e.label}: ${e.done}/${e.total} (${rate.toFixed(2)}/s, ${formatDuration(left)} left)`;
+  return `${e.label}: ${e.done}/${e.total} (${rate.toFixed(2)}/s, ${formatDuration(left)} left${e.failed ? `, ${e.failed} failed attempt${e.failed === 1 ? '' : 's'}` : ''})`;
 }
 
 let quiet = false;

@@ -52,15 +52,21 @@ export const messages = {
     unknownPolicy: (file: string, name: string, known: string[]) => `${file}: registers an unknown policy ${name}; known: ${known.join(', ')}`,
     superseded: (file: string, was: string, now: string) => `moved ${file} to data/excluded/: it ran under ${was}, which ${now} supersedes`,
   },
+  // every run (pipeline/kernel/run.ts)
+  runStart: (label: string, total: number, done: number, workers: number, file: string, smoke: boolean) =>
+    `${label}: ${total} rows, ${done ? `${done} already written (resuming), ` : ''}${workers} worker${workers > 1 ? 's' : ''} → ${file}${smoke ? ' (smoke: not registered)' : ''}`,
+  onlyNeedsSmoke: () => '--only selects a slice, which is a smoke run: add --smoke',
+  noUnitMatches: (only: string | undefined, shard: string | undefined) => `no condition matches${only ? ` --only ${only}` : ''}${shard ? ` --shard ${shard}` : ''}`,
+  registeredRunBusy: (sessions: string[]) =>
+    `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,
+  attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,
+  runNext: () => 'data/raw changed: make reanalyze figures, then make verify',
   // the evidence study
   evidenceTasksWritten: (file: string, n: number) => `${file}: ${n} conditions written`,
   evidenceTasksUnchanged: (file: string) => `${file}: unchanged (the generator writes the same bytes)`,
   evidenceTasksDiffer: (file: string) =>
     `${file} differs from what the generator writes. It may be frozen: record why in an amendment, rerun with --force, then ${messages.refreeze}`,
   evidenceNoTasks: (file: string) => `no tasks at ${file}: make tasks-evidence first, then make freeze`,
-  evidenceRunStart: (arm: string, browser: string, todo: number, done: number, file: string) =>
-    `evidence/${arm} in ${browser}: ${todo} conditions to run${done ? ` (${done} already in ${file}, resuming)` : ''} → ${file}`,
-  evidenceRetry: (id: string, error: string) => `${id}: attempt failed (${error}); retrying once in a fresh context`,
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
   evidenceGatesFailedRegistered: (ids: string[]) => `instrumentation gates failed in this registered run: ${ids.join(', ')}. The rows stay registered and the failures are reported with them (the prereg: investigate before any analysis); see the gate lines above.`,
   evidenceNoPair: (dir: string) => `no Chromium controlled run in ${dir} to pair with; pass --paired-with FILE or run make run-controlled first`,

@@ -28,6 +28,7 @@ export const paths = {
   excluded: () => path.join(root(), 'data', 'excluded'),
   excludedArm: (study: string, arm: string) => path.join(root(), 'data', 'excluded', study, arm),
   exclusionLog: () => path.join(root(), 'data', 'excluded', 'REASONS.jsonl'),
+  runLog: () => path.join(root(), 'data', 'runs.jsonl'),
   analysisOut: () => path.join(root(), 'analysis', 'out'),
   figuresOut: () => path.join(root(), 'figures', 'out'),
   paperBuild: () => path.join(root(), 'paper', 'build'),

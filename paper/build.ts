@@ -8,7 +8,9 @@ import path from 'node:path';
 import { codeRoot, paths } from '../core/paths.ts';
 import { RStackError } from '../core/errors.ts';
 import { messages } from '../core/messages.ts';
-import { tableDef, type TableRow } from '../analysis/tables.ts';
+type Cell = string | number | boolean | null;
+type TableRow = Record<string, Cell>;
+interface CatalogEntry { table: string; rates: { name: string; k: string; n: string }[] }
 import { escapeHtml, formatValue, matches, parsePlaceholder, parseWhere, type Placeholder } from './template.ts';
 
 export const paperSource = path.join(codeRoot, 'paper', 'paper.html');
@@ -34,6 +36,17 @@ export function buildPaper(options: BuildOptions = {}): BuiltPaper {
   const source = fs.readFileSync(sourceFile, 'utf8');
   const built: BuiltPaper = { html: '', tables: [], figures: [], warnings: [] };
   const cache = new Map<string, TableJson>();
+  let catalog: Map<string, CatalogEntry> | undefined;
+  const tableDef = (name: string): CatalogEntry => {
+    if (!catalog) {
+      const file = path.join(dataDir, 'catalog.json');
+      if (!fs.existsSync(file)) throw new RStackError(messages.paperMissingTable('catalog'), { exitCode: 2 });
+      catalog = new Map((JSON.parse(fs.readFileSync(file, 'utf8')) as { tables: CatalogEntry[] }).tables.map((t) => [t.table, t]));
+    }
+    const entry = catalog.get(name);
+    if (!entry) throw new Error(`no table ${name} in analysis/out/catalog.json`);
+    return entry;
+  };
 
   const load = (name: string): TableJson => {
     let t = cache.get(name);

@@ -5,12 +5,12 @@ import { main } from '../core/cli.ts';
 import { validate } from '../core/validate.ts';
 import { UsageError } from '../core/errors.ts';
 import { startFixtureServer } from '../fixtures/server.ts';
-import { gate } from './lib/gate.ts';
-import { readLayersTasks } from './lib/tasks/read.ts';
-import { launchBrowser, parseBrowserName } from './lib/browser/launch.ts';
-import { layersPolicies } from './lib/policies/layers/index.ts';
-import { runLayersTrace } from './lib/layers/trace.ts';
-import { MAIN_BOUNDARY_MS } from './lib/layers/protocol.ts';
+import { gate } from './kernel/gate.ts';
+import { readLayersTasks } from './layers/read-tasks.ts';
+import { launchBrowser, parseBrowserName } from './browser/launch.ts';
+import { layersPolicies } from './layers/policies/index.ts';
+import { runLayersTrace } from './layers/condition.ts';
+import { MAIN_BOUNDARY_MS } from './layers/protocol.ts';
 
 await main({
   name: 'make demo',

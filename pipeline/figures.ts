@@ -5,8 +5,8 @@ import { paths, rel } from '../core/paths.ts';
 import { log } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import { renderFigures } from '../figures/render.ts';
-import { figureFiles } from './lib/analysis-files.ts';
-import { writeManifest } from './lib/manifest.ts';
+import { figureFiles } from './kernel/analysis-files.ts';
+import { writeManifest } from './kernel/manifest.ts';
 
 await main({
   name: 'figures',

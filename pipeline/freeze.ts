@@ -2,9 +2,9 @@
 // Reads: the frozen inputs. Writes: one line appended to manifests/ledger.jsonl (or nothing).
 import { main } from '../core/cli.ts';
 import { messages } from '../core/messages.ts';
-import { freeze, readLedger, chainProblems } from './lib/ledger.ts';
+import { freeze, readLedger, chainProblems } from './kernel/ledger.ts';
 import { CheckError } from '../core/errors.ts';
-import { checkPreregs } from './lib/prereg.ts';
+import { checkPreregs } from './kernel/prereg.ts';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({

@@ -14,9 +14,9 @@ import { rel } from '../core/paths.ts';
 import { sha256File } from '../core/hash.ts';
 import { validate } from '../core/validate.ts';
 import { log } from '../core/log.ts';
-import { writeFileAtomic } from './lib/files.ts';
-import { labelManifest } from './lib/production/labeler.ts';
-import { labelsPathFor, manifestPath, readLabels, readManifest, type CaseLabel, type ProductionLabels } from './lib/production/manifest.ts';
+import { writeFileAtomic } from './kernel/files.ts';
+import { labelManifest } from './evidence/arm-b/labeler.ts';
+import { labelsPathFor, manifestPath, readLabels, readManifest, type CaseLabel, type ProductionLabels } from './evidence/arm-b/manifest.ts';
 
 /** What a label asserts, without when it was made: two labelings agree when these agree. */
 const substance = (labels: CaseLabel[]) =>

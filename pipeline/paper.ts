@@ -1,14 +1,28 @@
 // make paper: paper/paper.html bound to analysis/out and figures/out (paper/build.ts), written to
-// paper/build/paper.html, then printed to paper/build/paper.pdf by Chromium (paper/pdf.ts).
+// paper/build/paper.html, then printed to paper/build/paper.pdf by Chromium's own print-to-PDF,
+// with an outline from the headings so that each table is a bookmark. The browser is the
+// pipeline's (pipeline/browser/): the paper/ folder only reads generated files.
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { main } from '../core/cli.ts';
 import { paths, rel } from '../core/paths.ts';
 import { log } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import { buildPaper, writePaperHtml } from '../paper/build.ts';
-import { printPdf } from '../paper/pdf.ts';
+import { launchBrowser } from './browser/launch.ts';
 
-await main({
+export async function printPdf(htmlFile: string, pdfFile: string): Promise<void> {
+  const { browser } = await launchBrowser('chromium');
+  try {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(htmlFile).href, { waitUntil: 'load' });
+    await page.pdf({ path: pdfFile, format: 'A4', printBackground: true, outline: true, tagged: true, margin: { top: '18mm', bottom: '18mm', left: '16mm', right: '16mm' } });
+  } finally {
+    await browser.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main({
   name: 'paper',
   summary: 'build paper/build/paper.html and paper.pdf from paper/paper.html, analysis/out and figures/out',
   options: { 'no-pdf': { type: 'boolean', default: false } },

@@ -7,8 +7,8 @@ import { log } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import { CheckError } from '../core/errors.ts';
 import { reanalyze } from '../analysis/reanalyze.ts';
-import { tableFiles } from './lib/analysis-files.ts';
-import { writeManifest } from './lib/manifest.ts';
+import { tableFiles } from './kernel/analysis-files.ts';
+import { writeManifest } from './kernel/manifest.ts';
 
 await main({
   name: 'reanalyze',

@@ -10,15 +10,15 @@ import { messages } from '../core/messages.ts';
 import { paths, rel } from '../core/paths.ts';
 import { readJsonl } from '../core/jsonl.ts';
 import { RStackError } from '../core/errors.ts';
-import { formatPaired, pairedAcrossRuns } from '../core/evidence/summary.ts';
-import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
-import { existingRun } from './lib/run-files.ts';
-import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './lib/evidence/run-matrix.ts';
-import type { EvidenceRow } from './lib/evidence/run-condition.ts';
+import { runSummary } from '../analysis/run-summary.ts';
+import type { EvidenceRow } from '../analysis/rows.ts';
+import { evidenceTasksPath } from './evidence/tasks-file.ts';
+import { existingRun } from './kernel/run-files.ts';
+import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './evidence/matrix.ts';
 
 /** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
 export function controlledRunToPair(smoke: boolean): string {
-  const found = existingRun('evidence', 'controlled', 'chromium', smoke);
+  const found = existingRun({ study: 'evidence', arm: 'controlled', prefix: 'evidence-controlled-chromium', stamped: true }, smoke);
   if (!found) throw new RStackError(messages.evidenceNoPair(rel(smoke ? paths.excludedArm('evidence', 'controlled') : paths.rawArm('evidence', 'controlled'))), { exitCode: 2 });
   return found;
 }
@@ -42,6 +42,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         workers: intOption(values.workers, 'workers', 1),
         only: values.only,
         redo: values.redo,
+        shard: values.shard,
       });
       const lines = [formatRun(result)];
       let chromiumFile: string | undefined;
@@ -54,8 +55,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         // the Firefox rows are written by now: a bad pairing file costs the comparison, not the summary
         try {
           const chromium = readJsonl<EvidenceRow>(chromiumFile, { schema: 'trace' });
-          lines.push('', formatPaired(`paired with Chromium (${rel(chromiumFile)}), per policy: Firefox correct only vs Chromium correct only, exact McNemar:`,
-            pairedAcrossRuns(result.rows, chromium, ['firefox', 'chromium'])));
+          lines.push('', `paired with Chromium (${rel(chromiumFile)}):`, runSummary([...chromium, ...result.rows], [{ name: 'evidence_engines', hide: ['pairs', 'both_n', 'neither_n'] }]));
         } catch (error) {
           log({ kind: 'warn', message: `no pairing with ${rel(chromiumFile)}: ${(error as Error).message}` });
         }

@@ -5,10 +5,12 @@
 //   3. preflight                    manifest + labels frozen, labels made from this manifest, before any telemetry;
 //                                   runs under superseded protocols → data/excluded/ with the reason
 //   4. the site answers             one GET of the origin, and direct HTTP still gives the frozen labels
-//   5. trials                       rep by rep, case by case: a fresh context, GET-only to the origin,
-//                                   the timeline recorded, verdicts computed from it (pure functions)
-//   6. rows                         data/raw/evidence/arm-b/<protocol>-<sample>-<browser>.jsonl (resumable)
-//   7. summary + data manifest      per policy vs truth with Wilson intervals, checks, medians
+//   5. trials                       rep by rep, case by case, on the run skeleton (pipeline/kernel/run.ts):
+//                                   a fresh context, GET-only to the origin, the timeline recorded,
+//                                   verdicts computed from it (pure functions)
+//   6. rows                         data/raw/evidence/arm-b/<protocol>-<sample>-<browser>.jsonl
+//                                   (resumable; --redo, --smoke, --shard like every arm)
+//   7. summary                      the analysis's production table on the run's rows, the checks
 //
 // Reads: prereg/, data/tasks/arm-b/, data/labels/arm-b/, the ledger. Writes: the run's rows,
 // data/excluded/ (superseded runs, smoke runs), manifests/data.sha256.
@@ -17,18 +19,16 @@ import { UsageError, RStackError } from '../core/errors.ts';
 import { messages } from '../core/messages.ts';
 import { rel } from '../core/paths.ts';
 import { log } from '../core/log.ts';
-import { readJsonl } from '../core/jsonl.ts';
-import { verdicts } from '../core/evidence/production.ts';
-import { formatSummary, summarize, type ArmBRow, type ArmBSummary } from '../core/evidence/production-summary.ts';
-import { gate } from './lib/gate.ts';
-import { TraceWriter, type TraceRow } from './lib/trace-writer.ts';
-import { updateDataManifest } from './lib/manifest.ts';
-import { launchBrowser, parseBrowserName, type BrowserName } from './lib/browser/launch.ts';
-import { conditionId, manifestPath } from './lib/production/manifest.ts';
-import { labelManifest } from './lib/production/labeler.ts';
-import { protocolChain } from './lib/production/protocol.ts';
-import { excludeSuperseded, preflight } from './lib/production/preflight.ts';
-import { defaultWindowMs, recordTrial } from './lib/production/recorder.ts';
+import { verdicts, checkCounts } from '../core/evidence/production.ts';
+import type { EvidenceRow } from '../analysis/rows.ts';
+import { runSummary } from '../analysis/run-summary.ts';
+import { runArm, type RunPlan } from './kernel/run.ts';
+import { parseBrowserName, type BrowserName } from './browser/launch.ts';
+import { conditionId, manifestPath, type ProductionCase } from './evidence/arm-b/manifest.ts';
+import { labelManifest } from './evidence/arm-b/labeler.ts';
+import { protocolChain } from './evidence/arm-b/protocol.ts';
+import { excludeSuperseded, preflight } from './evidence/arm-b/preflight.ts';
+import { defaultWindowMs, recordTrial } from './evidence/arm-b/recorder.ts';
 
 export interface RunOptions {
   browser?: BrowserName;
@@ -38,24 +38,13 @@ export interface RunOptions {
   cases?: string[];
   reps?: number;
   windowMs?: number;
+  redo?: string;
+  shard?: string;
 }
 
-export interface RunResult { file: string; runId: string; protocol: string; summary: ArmBSummary; written: number }
+export interface RunResult { file: string; runId: string; protocol: string; rows: EvidenceRow[]; written: number; checks: Record<string, { failed: number; of: number }> }
 
-/** One Arm B row of schemas/trace.schema.json (study evidence, arm arm-b). */
-interface ArmBTraceRow extends TraceRow, ArmBRow {
-  schema: 'trace/1';
-  browser: { name: BrowserName; version: string };
-  ledger_head: string;
-  started_at: string;
-  elapsed_ms: number;
-  smoke?: boolean;
-  delay_ms: number;
-  rep: number;
-  case_id: string;
-  protocol: string;
-  error: string | null;
-}
+interface Trial { c: ProductionCase; rep: number }
 
 async function siteAnswers(origin: string): Promise<boolean> {
   try {
@@ -67,78 +56,90 @@ async function siteAnswers(origin: string): Promise<boolean> {
   }
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   if (!options.smoke && (options.cases || options.reps)) throw new UsageError('--cases and --reps take a subset, which only a --smoke run may do: a registered run is the whole manifest');
-  // 1–3: nothing is sent before these pass
-  const gated = await gate();
-  const protocols = protocolChain();
-  const protocol = protocols.current;
-  const ready = await preflight(manifestPath(options.manifest), gated.entry);
-  const { manifest, labels } = ready;
-  if (!options.smoke) excludeSuperseded(protocols);
-  // 4
-  if (!(await siteAnswers(manifest.origin))) throw new RStackError(messages.armB.siteDown(manifest.origin), { exitCode: 1 });
-  // the frozen labels must still describe the site: relabel by direct HTTP and compare (no browser yet)
-  const { labels: now } = await labelManifest(manifest);
-  const drifted = now.filter((l) => {
-    const frozen = labels.cases.find((c) => c.case_id === l.case_id)!;
-    return frozen.truth !== l.truth || frozen.status !== l.status || frozen.final_url !== l.final_url;
-  });
-  if (drifted.length) throw new RStackError(messages.armB.siteDrifted(drifted.map((l) => `${l.case_id}: now ${l.status} ${l.truth}`)), { exitCode: 1 });
-
   const browserName = options.browser ?? 'firefox';
-  const cases = options.cases ? manifest.cases.filter((c) => options.cases!.includes(c.id)) : manifest.cases;
-  if (options.cases && cases.length !== options.cases.length) throw new UsageError(`unknown case in --cases; the manifest has ${manifest.cases.map((c) => c.id).join(', ')}`);
-  const reps = options.reps ?? manifest.repetitions;
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const runId = `${protocol.id}-${manifest.id}-${browserName}${options.smoke ? `-smoke-${stamp}` : ''}`;
-  const writer = TraceWriter.open<ArmBTraceRow>({ study: 'evidence', arm: 'arm-b', runId, key: (r) => r.condition_id, smoke: options.smoke });
-  const truth = new Map(labels.cases.map((l) => [l.case_id, l.truth]));
-
-  const plan = Array.from({ length: reps }, (_, rep) => cases.map((c) => ({ c, rep }))).flat();
-  const todo = plan.filter(({ c, rep }) => !writer.has(conditionId(manifest, c.id, rep)));
-  log({ kind: 'info', message: `arm-b: protocol ${protocol.id} (v${protocol.version}, ${protocol.file}); policies ${protocol.policies.join(', ')}` });
-  log({ kind: 'info', message: `arm-b: ${rel(ready.manifestFile)} on ${manifest.origin}; ${plan.length} trials, ${plan.length - todo.length} already recorded; ${browserName}${options.smoke ? ' (smoke: data/excluded/)' : ''}` });
-
-  if (todo.length) {
-    const launched = await launchBrowser(browserName);
-    const startedMs = performance.now();
-    try {
-      for (const [i, { c, rep }] of todo.entries()) {
-        const startedAt = new Date().toISOString();
-        const trial = await recordTrial(launched.browser, { url: c.url, origin: manifest.origin, windowMs: options.windowMs ?? defaultWindowMs });
-        writer.append({
-          schema: 'trace/1',
-          study: 'evidence',
-          arm: 'arm-b',
-          run_id: runId,
-          condition_id: conditionId(manifest, c.id, rep),
-          policy: protocol.id,
-          browser: { name: launched.name, version: launched.version },
-          ledger_head: gated.ledgerHead,
-          started_at: startedAt,
-          elapsed_ms: trial.elapsed_ms,
-          ...(options.smoke ? { smoke: true } : {}),
-          scenario: c.kind,
-          delay_ms: 0,
-          rep,
-          truth: truth.get(c.id)!,
-          case_id: c.id,
-          protocol: protocol.id,
-          events: trial.events,
-          verdicts: verdicts(trial.events, protocol.policies),
-          error: trial.error,
-        });
-        log({ kind: 'progress', label: 'arm-b', done: i + 1, total: todo.length, startedMs, nowMs: performance.now() });
+  let protocolId = '';
+  let subset: string | undefined;
+  const result = await runArm<Trial, EvidenceRow>(
+    { smoke: options.smoke ?? false, workers: 1, redo: options.redo, shard: options.shard },
+    async (gated): Promise<RunPlan<Trial, EvidenceRow>> => {
+      // nothing is sent before the protocol, the frozen manifest and labels pass
+      const protocols = protocolChain();
+      const protocol = protocols.current;
+      protocolId = protocol.id;
+      const ready = await preflight(manifestPath(options.manifest), gated.entry);
+      const { manifest, labels } = ready;
+      if (!options.smoke) excludeSuperseded(protocols);
+      if (!(await siteAnswers(manifest.origin))) throw new RStackError(messages.armB.siteDown(manifest.origin), { exitCode: 1 });
+      // the frozen labels must still describe the site: relabel by direct HTTP and compare (no browser yet)
+      const { labels: now } = await labelManifest(manifest);
+      const drifted = now.filter((l) => {
+        const frozen = labels.cases.find((c) => c.case_id === l.case_id)!;
+        return frozen.truth !== l.truth || frozen.status !== l.status || frozen.final_url !== l.final_url;
+      });
+      if (drifted.length) throw new RStackError(messages.armB.siteDrifted(drifted.map((l) => `${l.case_id}: now ${l.status} ${l.truth}`)), { exitCode: 1 });
+      if (options.cases) {
+        const unknown = options.cases.filter((id) => !manifest.cases.some((c) => c.id === id));
+        if (unknown.length) throw new UsageError(`unknown case in --cases; the manifest has ${manifest.cases.map((c) => c.id).join(', ')}`);
       }
-    } finally {
-      await launched.browser.close().catch(() => {});
-    }
-  }
-  const rows = readJsonl<ArmBTraceRow>(writer.file, { schema: 'trace' });
-  const summary = summarize(rows, protocol.policies);
-  await updateDataManifest();
-  return { file: rel(writer.file), runId, protocol: protocol.id, summary, written: writer.written };
+      const trials = Array.from({ length: manifest.repetitions }, (_, rep) => manifest.cases.map((c) => ({ c, rep }))).flat();
+      // a smoke subset (--cases, --reps) is a selection of condition ids, like --only
+      if (options.cases || options.reps) {
+        const picked = trials.filter((t) => (!options.cases || options.cases.includes(t.c.id)) && t.rep < (options.reps ?? manifest.repetitions));
+        subset = `^(${picked.map((t) => escapeRegExp(conditionId(manifest, t.c.id, t.rep))).join('|')})$`;
+      }
+      const truth = new Map(labels.cases.map((l) => [l.case_id, l.truth]));
+      log({ kind: 'info', message: `arm-b: protocol ${protocol.id} (v${protocol.version}, ${protocol.file}); policies ${protocol.policies.join(', ')}` });
+      log({ kind: 'info', message: `arm-b: ${rel(ready.manifestFile)} on ${manifest.origin}` });
+      return {
+        study: 'evidence',
+        arm: 'arm-b',
+        browser: browserName,
+        runPrefix: `${protocol.id}-${manifest.id}-${browserName}`,
+        stamped: false,
+        units: trials,
+        only: subset,
+        conditionOf: (t) => conditionId(manifest, t.c.id, t.rep),
+        unitKey: (t) => conditionId(manifest, t.c.id, t.rep),
+        rowKey: (r) => r.condition_id,
+        runUnit: async ({ c, rep }, ctx) => {
+          const startedAt = new Date().toISOString();
+          const trial = await recordTrial(ctx.browser.browser, { url: c.url, origin: manifest.origin, windowMs: options.windowMs ?? defaultWindowMs });
+          return {
+            condition_id: conditionId(manifest, c.id, rep),
+            policy: protocol.id,
+            started_at: startedAt,
+            elapsed_ms: trial.elapsed_ms,
+            scenario: c.kind,
+            delay_ms: 0,
+            rep,
+            truth: truth.get(c.id)!,
+            case_id: c.id,
+            protocol: protocol.id,
+            events: trial.events,
+            verdicts: verdicts(trial.events, protocol.policies),
+            error: trial.error,
+          };
+        },
+      };
+    },
+  );
+  return { file: rel(result.file), runId: result.runId, protocol: protocolId, rows: result.rows, written: result.written, checks: checkCounts(result.rows) };
+}
+
+/** What the runner prints: the analysis's production table on the run's rows, then the instrumentation checks. */
+export function formatRun(result: RunResult): string {
+  const checks = Object.entries(result.checks).map(([name, c]) => `  ${name.padEnd(30)} ${c.failed}/${c.of}`);
+  return [
+    `${result.file} (protocol ${result.protocol}, ${result.written} new rows)`,
+    runSummary(result.rows, [{ name: 'evidence_production', hide: ['browser'] }]),
+    '',
+    'instrumentation checks (failed / applicable trials):',
+    ...checks,
+  ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -153,6 +154,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       cases: { type: 'string' },
       reps: { type: 'string' },
       'window-ms': { type: 'string' },
+      redo: { type: 'string' },
+      shard: { type: 'string' },
     },
     help: {
       browser: 'firefox (as the paper) or chromium',
@@ -161,6 +164,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       cases: 'smoke only: comma-separated case ids',
       reps: 'smoke only: repetitions per case',
       'window-ms': `how long to sample title and body after domcontentloaded (default ${defaultWindowMs})`,
+      redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
+      shard: 'i/n: run every n-th trial starting at the i-th (one machine of n); make merge joins the shards',
     },
     async run(values) {
       // tests may shorten the window of a run in a throw-away tree; on the command line only a smoke run may
@@ -172,8 +177,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         cases: values.cases ? values.cases.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
         reps: values.reps !== undefined ? intOption(values.reps, 'reps', 1) : undefined,
         windowMs: values['window-ms'] !== undefined ? intOption(values['window-ms'], 'window-ms', defaultWindowMs, 1000) : undefined,
+        redo: values.redo,
+        shard: values.shard,
       });
-      process.stdout.write(`${result.file} (protocol ${result.protocol}, ${result.written} new rows)\n${formatSummary(result.summary)}\n`);
+      process.stdout.write(formatRun(result) + '\n');
     },
   });
 }

@@ -1,10 +1,10 @@
 // make run-controlled: the evidence study's controlled matrix in Chromium over raw CDP (arm
-// `controlled`), as prereg/evidence-controlled.md registers it. See pipeline/lib/evidence/run-matrix.ts
+// `controlled`), as prereg/evidence-controlled.md registers it. See pipeline/evidence/matrix.ts
 // for the flow. Prints the summary on exit; a smoke run whose instrumentation gate failed exits 1,
 // a registered one reports the failed gates and stays registered.
 import { main, intOption } from '../core/cli.ts';
-import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
-import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './lib/evidence/run-matrix.ts';
+import { evidenceTasksPath } from './evidence/tasks-file.ts';
+import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './evidence/matrix.ts';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
@@ -21,6 +21,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         workers: intOption(values.workers, 'workers', 1),
         only: values.only,
         redo: values.redo,
+        shard: values.shard,
       });
       process.stdout.write(formatRun(result) + '\n');
       return gateExit(result, Boolean(values.smoke));

@@ -2,7 +2,7 @@
 // target action, then passive waiting, scored at 50/150/350/750/1000 ms = 240 traces.
 // Reads: the ledger (gate), data/tasks/layers.jsonl. Writes: data/raw/layers/horizon/<run>.jsonl, manifests/data.sha256.
 import { main } from '../core/cli.ts';
-import { armHelp, armOptions, runLayersArm } from './lib/layers/arm.ts';
+import { armHelp, armOptions, runLayersArm } from './layers/arms.ts';
 
 await main({
   name: 'make run-horizon',

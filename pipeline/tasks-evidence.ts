@@ -11,8 +11,8 @@ import { log } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import { RStackError } from '../core/errors.ts';
 import { controlledMatrix, generateTasks } from '../fixtures/evidence/tasks.ts';
-import { writeFileAtomic } from './lib/files.ts';
-import { evidenceTasksPath } from './lib/evidence/tasks-file.ts';
+import { writeFileAtomic } from './kernel/files.ts';
+import { evidenceTasksPath } from './evidence/tasks-file.ts';
 
 const evidenceTasksFile = evidenceTasksPath;
 

@@ -5,9 +5,9 @@ import { main } from '../core/cli.ts';
 import { toLine } from '../core/jsonl.ts';
 import { validate } from '../core/validate.ts';
 import { rel } from '../core/paths.ts';
-import { generateLayersTasks, DEFAULT_SEED } from './lib/tasks/layers.ts';
-import { layersTaskFile } from './lib/tasks/read.ts';
-import { writeFileAtomic } from './lib/files.ts';
+import { generateLayersTasks, DEFAULT_SEED } from './layers/tasks.ts';
+import { layersTaskFile } from './layers/read-tasks.ts';
+import { writeFileAtomic } from './kernel/files.ts';
 
 await main({
   name: 'make tasks',

@@ -11,11 +11,11 @@ import { messages } from '../core/messages.ts';
 import { paths, rel } from '../core/paths.ts';
 import { readJsonl } from '../core/jsonl.ts';
 import { RStackError } from '../core/errors.ts';
-import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type LedgerLine } from './lib/ledger.ts';
-import { checkPreregs } from './lib/prereg.ts';
-import { checkManifest, dataFiles } from './lib/manifest.ts';
-import { listFiles } from './lib/files.ts';
-import { verifyAnalysis } from './lib/verify-analysis.ts';
+import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type LedgerLine } from './kernel/ledger.ts';
+import { checkPreregs } from './kernel/prereg.ts';
+import { checkManifest, dataFiles } from './kernel/manifest.ts';
+import { listFiles } from './kernel/files.ts';
+import { verifyAnalysis } from './kernel/verify-analysis.ts';
 
 interface TraceHead { run_id: string; ledger_head: string; started_at: string }
 

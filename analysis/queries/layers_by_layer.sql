@@ -6,15 +6,12 @@ SELECT
   coalesce(template, 'all') AS template,
   policy,
   layer,
-  count(*)::INTEGER AS n,
-  count_if(apparent_success)::INTEGER AS as_n,
-  count_if(vts)::INTEGER AS vts_n,
-  count_if(false_completion)::INTEGER AS fc_n
+  UNNEST(outcome_counts(apparent_success, vts, false_completion))
 FROM layers_rows
 WHERE arm = 'main'
 GROUP BY GROUPING SETS ((browser, template, policy, layer), (browser, policy, layer))
 ORDER BY
   browser,
-  list_position(['all', 'cards', 'profile', 'modal'], coalesce(template, 'all')),
+  template_rank(coalesce(template, 'all')),
   policy,
-  list_position(['baseline', 'access', 'perception', 'action', 'state', 'verification'], layer);
+  layer_rank(layer);

@@ -5,11 +5,8 @@ SELECT
   browser,
   template,
   policy,
-  count(*)::INTEGER AS n,
-  count_if(apparent_success)::INTEGER AS as_n,
-  count_if(vts)::INTEGER AS vts_n,
-  count_if(false_completion)::INTEGER AS fc_n
+  UNNEST(outcome_counts(apparent_success, vts, false_completion))
 FROM layers_rows
 WHERE arm = 'main'
 GROUP BY browser, template, policy
-ORDER BY browser, list_position(['cards', 'profile', 'modal'], template), policy;
+ORDER BY browser, template_rank(template), policy;

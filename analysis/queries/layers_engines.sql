@@ -8,11 +8,7 @@ SELECT
   a.policy,
   'chromium' AS browser_a,
   'firefox' AS browser_b,
-  count(*)::INTEGER AS pairs,
-  count_if(a.vts AND b.vts)::INTEGER AS both_n,
-  count_if(a.vts AND NOT b.vts)::INTEGER AS a_only_n,
-  count_if(b.vts AND NOT a.vts)::INTEGER AS b_only_n,
-  count_if(NOT a.vts AND NOT b.vts)::INTEGER AS neither_n
+  UNNEST(pair_counts(a.vts, b.vts))
 FROM main AS a
 JOIN main AS b ON a.condition_id = b.condition_id AND a.policy = b.policy
 WHERE a.browser = 'chromium' AND b.browser = 'firefox'

@@ -11,4 +11,4 @@ SELECT
 FROM layers_rows
 WHERE arm = 'horizon'
 GROUP BY browser, layer, horizon_ms
-ORDER BY browser, list_position(['baseline', 'access', 'perception', 'action', 'state', 'verification'], layer), horizon_ms;
+ORDER BY browser, layer_rank(layer), horizon_ms;

@@ -4,10 +4,7 @@
 SELECT
   browser,
   policy,
-  count(*)::INTEGER AS n,
-  count_if(apparent_success)::INTEGER AS as_n,
-  count_if(vts)::INTEGER AS vts_n,
-  count_if(false_completion)::INTEGER AS fc_n,
+  UNNEST(outcome_counts(apparent_success, vts, false_completion)),
   avg(actions) AS mean_actions,
   avg(retries) AS mean_retries,
   avg(elapsed_ms) AS mean_latency_ms

@@ -17,11 +17,7 @@ SELECT
   coalesce(template, 'all') AS template,
   policy_a,
   policy_b,
-  count(*)::INTEGER AS pairs,
-  count_if(a_vts AND b_vts)::INTEGER AS both_n,
-  count_if(a_vts AND NOT b_vts)::INTEGER AS a_only_n,
-  count_if(b_vts AND NOT a_vts)::INTEGER AS b_only_n,
-  count_if(NOT a_vts AND NOT b_vts)::INTEGER AS neither_n
+  UNNEST(pair_counts(a_vts, b_vts))
 FROM pairs
 GROUP BY GROUPING SETS ((browser, template, policy_a, policy_b), (browser, policy_a, policy_b))
-ORDER BY browser, list_position(['all', 'cards', 'profile', 'modal'], coalesce(template, 'all')), policy_a, policy_b;
+ORDER BY browser, template_rank(coalesce(template, 'all')), policy_a, policy_b;

@@ -5,10 +5,7 @@ SELECT
   browser,
   prompt,
   coalesce(layer, 'all') AS layer,
-  count(*)::INTEGER AS n,
-  count_if(apparent_success)::INTEGER AS as_n,
-  count_if(vts)::INTEGER AS vts_n,
-  count_if(false_completion)::INTEGER AS fc_n,
+  UNNEST(outcome_counts(apparent_success, vts, false_completion)),
   avg(actions) AS mean_actions,
   avg(elapsed_ms) AS mean_latency_ms
 FROM layers_rows
@@ -17,4 +14,4 @@ GROUP BY GROUPING SETS ((browser, prompt, layer), (browser, prompt))
 ORDER BY
   browser,
   prompt,
-  list_position(['all', 'baseline', 'access', 'perception', 'action', 'state', 'verification'], coalesce(layer, 'all'));
+  layer_rank(coalesce(layer, 'all'));

@@ -8,11 +8,7 @@ SELECT
   a.browser,
   'ordinary' AS prompt_a,
   'reliability' AS prompt_b,
-  count(*)::INTEGER AS pairs,
-  count_if(a.vts AND b.vts)::INTEGER AS both_n,
-  count_if(a.vts AND NOT b.vts)::INTEGER AS a_only_n,
-  count_if(b.vts AND NOT a.vts)::INTEGER AS b_only_n,
-  count_if(NOT a.vts AND NOT b.vts)::INTEGER AS neither_n
+  UNNEST(pair_counts(a.vts, b.vts))
 FROM pilot AS a
 JOIN pilot AS b ON a.browser = b.browser AND a.condition_id = b.condition_id
 WHERE a.prompt = 'ordinary' AND b.prompt = 'reliability'

@@ -18,4 +18,4 @@ ORDER BY
   list_position(['main', 'horizon', 'pilot'], arm),
   browser,
   policy,
-  list_position(['baseline', 'access', 'perception', 'action', 'state', 'verification'], layer);
+  layer_rank(layer);

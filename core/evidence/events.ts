@@ -21,17 +21,11 @@
 //   server   received        the fixture server received a request (url: its path)
 //   server   responded       the fixture server finished its response
 //   server   aborted         the fixture server cut its response off
-export type EventSource = 'dom' | 'network' | 'app' | 'server' | 'runner';
+import type { TimelineEvent } from '../contracts.ts';
 
-export interface EvidenceEvent {
-  t_ms: number;
-  source: EventSource;
-  type: string;
-  request_id?: string;
-  url?: string;
-  status?: number;
-  detail?: Record<string, unknown>;
-}
+/** One event of a timeline: the contract is schemas/trace.schema.json ($defs.event). */
+export type EvidenceEvent = TimelineEvent;
+export type EventSource = TimelineEvent['source'];
 
 export type Timeline = readonly EvidenceEvent[];
 

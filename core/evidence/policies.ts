@@ -10,7 +10,8 @@
 import { correlate, horizonOf, chainsOf, transportSucceeded, windowOf } from './correlate.ts';
 import { byTime, type EvidenceEvent, type TargetContract, type Timeline } from './events.ts';
 
-export interface Verdict { accept: boolean; latency_ms: number | null }
+export type { Verdict } from '../contracts.ts';
+import type { Verdict } from '../contracts.ts';
 
 export type Policy = (timeline: Timeline, target?: TargetContract) => Verdict;
 

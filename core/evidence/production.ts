@@ -12,18 +12,9 @@
 // Every policy fails closed: what the timeline does not show is a rejection, with latency null
 // when the policy never reached a decision inside the recording window.
 
-/** One event of the timeline, in the vocabulary of schemas/trace.schema.json $defs.event. */
-export interface TimelineEvent {
-  t_ms: number;
-  source: 'dom' | 'network' | 'app' | 'server' | 'runner';
-  type: string;
-  request_id?: string;
-  url?: string;
-  status?: number;
-  detail?: Record<string, unknown>;
-}
+import type { TimelineEvent, Verdict } from '../contracts.ts';
 
-export interface Verdict { accept: boolean; latency_ms: number | null }
+export type { TimelineEvent, Verdict } from '../contracts.ts';
 
 /** The registered constants; prereg/evidence-arm-b*.md states the same numbers. */
 export const production = {
@@ -269,4 +260,17 @@ export function instrumentationChecks(events: readonly TimelineEvent[]): Check[]
     checks.push({ name: 'stable-body-final', ok: bodyAtStable === finalBody });
   }
   return checks;
+}
+
+/** The instrumentation checks over a run's trials: per check, failed of applicable. */
+export function checkCounts(rows: readonly { events: readonly TimelineEvent[] }[]): Record<string, { failed: number; of: number }> {
+  const counts: Record<string, { failed: number; of: number }> = {};
+  for (const r of rows) {
+    for (const c of instrumentationChecks(r.events)) {
+      const entry = (counts[c.name] ??= { failed: 0, of: 0 });
+      entry.of++;
+      if (!c.ok) entry.failed++;
+    }
+  }
+  return counts;
 }

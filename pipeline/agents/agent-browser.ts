@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, firefox, type BrowserContext } from 'playwright-core';
 import { RStackError, UsageError } from '../../core/errors.ts';
-import { chromiumArgs, executablePath, type BrowserName } from '../lib/browser/launch.ts';
+import { chromiumArgs, executablePath, type BrowserName } from '../browser/launch.ts';
 
 export interface AgentEndpoints {
   cdp_url?: string;

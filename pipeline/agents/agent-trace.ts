@@ -9,10 +9,10 @@
 // The agent gets the instruction and the start URL, the page (in-process agents) and the browser's
 // endpoints (outside agents); never the layer, severity, faults or condition id.
 import type { FixtureServer } from '../../fixtures/server.ts';
-import type { LayersTask } from '../../fixtures/layers-task.ts';
-import { runLayersTrace, type LayersOutcome, type Scoring } from '../lib/layers/trace.ts';
-import type { BrowserName } from '../lib/browser/launch.ts';
-import type { LayersPolicy } from '../lib/policies/layers/policy.ts';
+import type { LayersTask } from '../../core/layers.ts';
+import { runLayersTrace, type LayersOutcome, type Scoring } from '../layers/condition.ts';
+import type { BrowserName } from '../browser/launch.ts';
+import type { LayersPolicy } from '../layers/policies/policy.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
 import type { Agent, AgentResult, Claim } from './contract.ts';
 

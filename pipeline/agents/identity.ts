@@ -12,7 +12,7 @@ import path from 'node:path';
 import { sha256 } from '../../core/hash.ts';
 import { paths, rel } from '../../core/paths.ts';
 import { UsageError, GateError } from '../../core/errors.ts';
-import { readPreregs, type Prereg } from '../lib/prereg.ts';
+import { readPreregs, type Prereg } from '../kernel/prereg.ts';
 
 export interface AgentIdentity {
   name: string;

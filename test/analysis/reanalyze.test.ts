@@ -111,7 +111,9 @@ test('a planted disagreement between the SQL and the recount fails, naming table
   const file = path.join(queries, 'layers_overall.sql');
   const sql = fs.readFileSync(file, 'utf8');
   // the plant: the SQL counts apparent success where it should count VTS
-  fs.writeFileSync(file, sql.replace('count_if(vts)::INTEGER AS vts_n', 'count_if(apparent_success)::INTEGER AS vts_n'));
+  const planted = sql.replace('outcome_counts(apparent_success, vts, false_completion)', 'outcome_counts(apparent_success, apparent_success, false_completion)');
+  assert.notEqual(planted, sql, 'the plant took');
+  fs.writeFileSync(file, planted);
   const out = path.join(root, 'planted-out');
   const result = await reanalyze({ registry, queriesDir: queries, outDir: out });
   assert.ok(result.problems.some((p) => /^table layers_overall, row browser=chromium policy=selector-only, column vts_n: SQL \d+, recount 3$/.test(p)), result.problems.join('\n'));

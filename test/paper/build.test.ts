@@ -12,7 +12,7 @@ import { verdictRegistry, type VerdictFn } from '../../analysis/verdicts.ts';
 import type { TimelineEvent } from '../../analysis/rows.ts';
 import { renderFigures } from '../../figures/render.ts';
 import { buildPaper, paperSource, writePaperHtml, type BuiltPaper } from '../../paper/build.ts';
-import { printPdf } from '../../paper/pdf.ts';
+import { printPdf } from '../../pipeline/paper.ts';
 import { formatValue, parsePlaceholder, parseWhere } from '../../paper/template.ts';
 
 let root: string;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeTree, runScript } from '../helpers/tree.ts';
-import { freeze } from '../../pipeline/lib/ledger.ts';
+import { freeze } from '../../pipeline/kernel/ledger.ts';
 import { validate } from '../../core/validate.ts';
 
 test('make demo: one baseline card condition in real Chromium gives a valid row with vts from the server', async (t) => {

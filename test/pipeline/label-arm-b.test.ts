@@ -6,7 +6,7 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { labelArmB } from '../../pipeline/label-arm-b.ts';
-import { readLabels } from '../../pipeline/lib/production/manifest.ts';
+import { readLabels } from '../../pipeline/evidence/arm-b/manifest.ts';
 
 let server: http.Server;
 let origin = '';

@@ -47,7 +47,7 @@ test('verify checks raw data against manifests/data.sha256', async (t) => {
 
 test('a run must be gated by an entry older than the rows it gated; a resume under a later entry is fine', async (t) => {
   const { runProblems } = await import('../../pipeline/verify.ts');
-  const { readLedger } = await import('../../pipeline/lib/ledger.ts');
+  const { readLedger } = await import('../../pipeline/kernel/ledger.ts');
   const tree = makeTree();
   t.after(tree.cleanup);
   await runScript(tree, 'freeze.ts', ['--reason', 'one']);

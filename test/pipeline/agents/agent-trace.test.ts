@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
-import { generateLayersTasks } from '../../../pipeline/lib/tasks/layers.ts';
-import { MAIN_BOUNDARY_MS } from '../../../pipeline/lib/layers/protocol.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { MAIN_BOUNDARY_MS } from '../../../pipeline/layers/protocol.ts';
 import { processAgent } from '../../../pipeline/agents/process-agent.ts';
 import { runAgentTrace } from '../../../pipeline/agents/agent-trace.ts';
-import { layers } from '../../../fixtures/layers-task.ts';
+import { layers } from '../../../core/layers.ts';
 
 const tasks = generateLayersTasks();
 const scripts = path.join(import.meta.dirname, 'scripts');

@@ -1,0 +1,121 @@
+// The evidence study's controlled matrix on the run skeleton (pipeline/kernel/run.ts), shared by
+// run-controlled (Chromium, CDP) and run-arm-a (Firefox, WebDriver BiDi):
+//
+//   data/tasks/evidence-controlled.jsonl ─▶ runArm: one browser, N workers (each its own fixture
+//   server, warmed up once; one fresh context per condition) ─▶ data/raw/evidence/<arm>/<run>.jsonl
+//   ─▶ the instrumentation gates ─▶ the summary (analysis/run-summary.ts)
+//
+// Per-condition outcomes do not depend on the worker count (each condition has its own context and
+// server), but timing does; the prereg fixes --workers 1. A condition whose page never became ready
+// is an infrastructure failure: it is retried once, and the failed attempt is kept.
+import fs from 'node:fs';
+import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
+import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
+import { readJsonl } from '../../core/jsonl.ts';
+import { rel } from '../../core/paths.ts';
+import { log } from '../../core/log.ts';
+import { messages } from '../../core/messages.ts';
+import { RStackError } from '../../core/errors.ts';
+import { runGates, type GateResult } from '../../core/evidence/gates.ts';
+import type { EvidenceRow } from '../../analysis/rows.ts';
+import { runSummary } from '../../analysis/run-summary.ts';
+import type { BrowserName } from '../browser/launch.ts';
+import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
+import { runCondition, warmUp } from './condition.ts';
+
+export interface MatrixOptions extends RunFlags {
+  arm: 'controlled' | 'arm-a';
+  browser: BrowserName;
+  tasksFile: string;
+}
+
+export interface MatrixResult { file: string; rows: EvidenceRow[]; tasks: EvidenceTask[]; gates: GateResult[]; gatesPassed: boolean }
+
+export function readTasks(file: string): EvidenceTask[] {
+  if (!fs.existsSync(file)) throw new RStackError(messages.evidenceNoTasks(rel(file)), { exitCode: 2 });
+  return readJsonl<EvidenceTask>(file, { schema: 'evidence-task' }).sort((a, b) => a.order - b.order);
+}
+
+export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, tasks: EvidenceTask[]): RunPlan<EvidenceTask, EvidenceRow, FixtureServer> {
+  return {
+    study: 'evidence',
+    arm,
+    browser,
+    units: tasks,
+    conditionOf: (t) => t.condition_id,
+    unitKey: (t) => t.condition_id,
+    rowKey: (r) => r.condition_id,
+    retries: 1,
+    worker: {
+      setup: async (launched) => {
+        const server = await startFixtureServer();
+        await warmUp(launched, server, tasks[0]!);
+        return server;
+      },
+      teardown: (server) => server.close(),
+    },
+    runUnit: (task, ctx) => runCondition(ctx.browser, ctx.worker, task),
+  };
+}
+
+export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
+  const tasks = readTasks(options.tasksFile);
+  const result = await runArm(options, () => matrixPlan(options.arm, options.browser, tasks));
+  const byId = new Map(tasks.map((t) => [t.condition_id, t]));
+  const gates = runGates(result.rows.map((r) => ({ condition_id: r.condition_id, scenario: r.scenario, events: r.events, target: byId.get(r.condition_id)!.target })));
+  return { file: result.file, rows: result.rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
+}
+
+/** The flags both evidence runners take (run-controlled, run-arm-a). */
+export const matrixOptions = {
+  smoke: { type: 'boolean', default: false },
+  workers: { type: 'string', default: '1' },
+  only: { type: 'string' },
+  redo: { type: 'string' },
+  tasks: { type: 'string' },
+  shard: { type: 'string' },
+} as const;
+
+export const matrixHelp = (arm: string) => ({
+  smoke: `a development run: rows go to data/excluded/evidence/${arm}/; repeating the command resumes it`,
+  workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
+  only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
+  redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
+  tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
+  shard: 'i/n: run every n-th condition starting at the i-th (one machine of n); make merge joins the shards',
+});
+
+/** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0. */
+export function gateExit(result: MatrixResult, smoke: boolean): number {
+  if (result.gatesPassed) return 0;
+  const ids = result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id);
+  if (smoke) {
+    log({ kind: 'error', message: messages.evidenceGatesFailed(ids) });
+    return 1;
+  }
+  log({ kind: 'warn', message: messages.evidenceGatesFailedRegistered(ids) });
+  return 0;
+}
+
+export function formatGates(gates: GateResult[]): string {
+  const lines = ['instrumentation gates:'];
+  for (const g of gates) {
+    const verdict = g.checked === 0 ? 'NOT EXERCISED' : g.failed.length ? `FAIL ${g.failed.length}/${g.checked}` : `pass ${g.checked}/${g.checked}`;
+    lines.push(`  ${verdict.padEnd(14)} ${g.id}: ${g.description}${g.failed.length ? `\n                 failing: ${g.failed.slice(0, 8).join(', ')}${g.failed.length > 8 ? ' …' : ''}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** The summary every evidence run prints on exit: the analysis's tables on the run's rows, then the gates. */
+export function formatRun(result: MatrixResult): string {
+  return [
+    `${rel(result.file)}`,
+    runSummary(result.rows, [
+      { name: 'evidence_confusion', hide: ['arm', 'browser'] },
+      { name: 'evidence_latency', hide: ['arm', 'browser'] },
+      { name: 'evidence_paired', hide: ['arm', 'browser', 'pairs', 'both_n', 'neither_n'] },
+    ]),
+    '',
+    formatGates(result.gates),
+  ].join('\n');
+}

@@ -1,0 +1,79 @@
+// data/runs.jsonl: one line when a run session starts and one when it ends, for every arm,
+// registered or smoke: the code commit it ran, the machine's load, what it excluded, and which
+// other sessions ran beside it. The deviations section of the paper is computed from it.
+import fs from 'node:fs';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { paths, rel, codeRoot } from '../../core/paths.ts';
+import { readJsonl, toLine } from '../../core/jsonl.ts';
+import { validate } from '../../core/validate.ts';
+import { appendDurable } from './files.ts';
+
+import type { RunLogLine } from '../../core/contracts.ts';
+
+export type { RunLogLine } from '../../core/contracts.ts';
+
+const git = (args: string[]) => execFileSync('git', args, { cwd: codeRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+
+/** The code that runs: HEAD, and whether tracked source differs from it (data and outputs aside). */
+export function codeState(): { commit: string | null; dirty: boolean } {
+  try {
+    const commit = git(['rev-parse', 'HEAD']);
+    const dirty = git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!data', ':!manifests', ':!analysis/out', ':!figures/out']) !== '';
+    return { commit, dirty };
+  } catch {
+    return { commit: null, dirty: false };
+  }
+}
+
+export function readRunLog(): RunLogLine[] {
+  return fs.existsSync(paths.runLog()) ? readJsonl<RunLogLine>(paths.runLog(), { schema: 'run-log' }) : [];
+}
+
+function append(line: RunLogLine): void {
+  validate('run-log', line, { file: rel(paths.runLog()) });
+  appendDurable(paths.runLog(), toLine(line));
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const machine = () => ({ load: os.loadavg().map(round2) as [number, number, number], pid: process.pid, host: os.hostname() });
+
+function alive(pid: number | undefined, host: string | undefined): boolean {
+  if (!pid || host !== os.hostname()) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sessions that started and have not ended, whose process still runs on this machine. */
+export function runningSessions(log = readRunLog()): RunLogLine[] {
+  const ended = new Set(log.filter((l) => l.event === 'end').map((l) => l.session));
+  return log.filter((l) => l.event === 'start' && !ended.has(l.session) && l.pid !== process.pid && alive(l.pid, l.host));
+}
+
+export type SessionStart = Pick<RunLogLine, 'run_id' | 'study' | 'arm' | 'browser' | 'file' | 'registered' | 'rows' | 'selection' | 'redo' | 'total'>;
+
+export function logStart(s: SessionStart): RunLogLine {
+  const at = new Date().toISOString();
+  const line: RunLogLine = { schema: 'run-log/1', event: 'start', session: `${s.run_id}@${at}`, ...s, at, ...codeState(), ...machine() };
+  append(line);
+  return line;
+}
+
+export function logEnd(start: RunLogLine, end: { rows: number; exit: number; excluded: string[] }): RunLogLine {
+  const log = readRunLog();
+  const ended = new Map(log.filter((l) => l.event === 'end').map((l) => [l.session, l.at]));
+  const at = new Date().toISOString();
+  // another session overlapped this one when it started before this one ended and ended (or has not) after this one started
+  const overlapped = log
+    .filter((l) => l.event === 'start' && l.session !== start.session && l.at < at && (ended.get(l.session) ?? at) > start.at)
+    .map((l) => l.session);
+  const line: RunLogLine = {
+    ...start, event: 'end', at, ...codeState(), ...machine(), rows: end.rows, exit: end.exit, excluded: end.excluded, overlapped,
+  };
+  append(line);
+  return line;
+}

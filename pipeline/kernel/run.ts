@@ -1,0 +1,200 @@
+// The run skeleton every arm shares (layers main and horizon, the evidence matrix in both browsers,
+// Arm B, outside agents, the planning pilot):
+//
+//   1. gate()          the frozen inputs equal the ledger head, else exit 3
+//   2. plan(gated)     the study's units (conditions × policies …), in order, and how one becomes a row
+//   3. selection       --only REGEX (smoke runs only) and --shard i/n
+//   4. run file        resume, --redo, --smoke (run-files.ts); data/runs.jsonl gets the session's start
+//   5. trace writer    one validated row per unit, fsynced; a torn last line moved aside
+//   6. browser pool    a browser (replaced every `browserBatch` units), `workers` units at once, each
+//                      worker with its own resources; a failed attempt is kept in data/excluded/
+//   7. manifest        manifests/data.sha256; data/runs.jsonl gets the session's end
+//   8. rows            every row of the run file, for the study's summary (analysis/run-summary.ts)
+//
+// A study supplies only step 2. Per-unit outcomes do not depend on the worker count or the shard.
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { paths, rel } from '../../core/paths.ts';
+import { log } from '../../core/log.ts';
+import { readJsonl, toLine } from '../../core/jsonl.ts';
+import { UsageError, RStackError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
+import { gate, type Gated } from './gate.ts';
+import { TraceWriter } from './trace-writer.ts';
+import { runPool } from './pool.ts';
+import { chooseRun } from './run-files.ts';
+import { updateDataManifest } from './manifest.ts';
+import { appendDurable } from './files.ts';
+import { freeName, recordExclusion } from './exclude.ts';
+import { logEnd, logStart, runningSessions } from './run-log.ts';
+import type { TraceRow } from '../../core/contracts.ts';
+import { launchBrowser, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
+
+/** The fields every trace row carries that the skeleton, not the study, fills in. */
+export type RowHeader = Pick<TraceRow, 'schema' | 'study' | 'arm' | 'run_id' | 'browser' | 'ledger_head' | 'smoke'>;
+
+/** What a study's unit produces: the row minus its header. */
+export type RowBody<R> = Omit<R, keyof RowHeader>;
+
+export interface UnitContext<W> {
+  browser: LaunchedBrowser;
+  worker: W;
+  runId: string;
+  ledgerHead: string;
+  smoke: boolean;
+}
+
+export interface RunPlan<U, R extends TraceRow, W = void> {
+  study: RowHeader['study'];
+  arm: TraceRow['arm'];
+  browser: BrowserName;
+  /** run ids start with it (default `<study>-<arm>-<browser>`); stamped: add the start time */
+  runPrefix?: string;
+  stamped?: boolean;
+  /** every unit of the registered arm, in order */
+  units: U[];
+  conditionOf(unit: U): string;
+  /** the unit of resumption: a unit and the row it produced have the same key */
+  unitKey(unit: U): string;
+  rowKey(row: R): string;
+  /** replace the browser process after this many units (Firefox's parent grows with every context) */
+  browserBatch?: number;
+  worker?: { setup(browser: LaunchedBrowser, index: number): Promise<W>; teardown(worker: W): Promise<void> };
+  runUnit(unit: U, ctx: UnitContext<W>): Promise<RowBody<R>>;
+  /** attempts after an infrastructure failure (a throw); each failed attempt is kept */
+  retries?: number;
+  /** a selection the study makes from its own flags (e.g. Arm B's --cases), as an --only pattern */
+  only?: string;
+}
+
+export interface RunFlags {
+  smoke: boolean;
+  workers: number;
+  only?: string;
+  redo?: string;
+  /** "i/n": this machine's share of the units */
+  shard?: string;
+}
+
+export interface RunResult<R> {
+  runId: string;
+  file: string;
+  rows: R[];
+  written: number;
+  resumed: number;
+  failedAttempts: number;
+  gated: Gated;
+}
+
+export function parseShard(shard: string | undefined): { index: number; count: number } | null {
+  if (shard === undefined) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(shard);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard takes i/n with 1 ≤ i ≤ n (e.g. 1/4), not ${JSON.stringify(shard)}`);
+  return { index, count };
+}
+
+export async function runArm<U, R extends TraceRow, W = void>(
+  flags: RunFlags,
+  plan: (gated: Gated) => Promise<RunPlan<U, R, W>> | RunPlan<U, R, W>,
+): Promise<RunResult<R>> {
+  if (flags.only && !flags.smoke) throw new UsageError(messages.onlyNeedsSmoke());
+  // 1–2
+  const gated = await gate();
+  const p = await plan(gated);
+  // 3
+  const only = p.only ?? flags.only;
+  let pattern: RegExp | null = null;
+  try {
+    pattern = only ? new RegExp(only) : null;
+  } catch (cause) {
+    throw new UsageError(`--only takes a regular expression: ${(cause as Error).message}`, cause);
+  }
+  const shard = parseShard(flags.shard);
+  const units = p.units.filter((u, i) => (!pattern || pattern.test(p.conditionOf(u))) && (!shard || i % shard.count === shard.index - 1));
+  if (!units.length) throw new UsageError(messages.noUnitMatches(only, flags.shard));
+  const selection = [only ? `--only ${only}` : '', shard ? `--shard ${flags.shard}` : ''].filter(Boolean).join(' ') || null;
+  const registered = !flags.smoke;
+  if (registered) {
+    const others = runningSessions().filter((s) => s.registered);
+    if (others.length && !shard) throw new RStackError(messages.registeredRunBusy(others.map((s) => s.session)), { exitCode: 2 });
+  }
+  // 4–5
+  const prefix = `${p.runPrefix ?? `${p.study}-${p.arm}-${p.browser}`}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
+  const chosen = chooseRun({ study: p.study, arm: p.arm, prefix, stamped: p.stamped ?? true }, { smoke: flags.smoke, redo: flags.redo, selection, total: units.length });
+  const writer = TraceWriter.open<R>({ study: p.study, arm: p.arm, runId: chosen.runId, key: p.rowKey, smoke: flags.smoke });
+  const todo = units.filter((u) => !writer.has(p.unitKey(u)));
+  const label = `${p.study}/${p.arm} ${p.browser}`;
+  log({ kind: 'info', message: messages.runStart(label, units.length, writer.existingRows, flags.workers, rel(writer.file), flags.smoke) });
+  const start = logStart({
+    run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
+    rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length,
+  });
+  const excluded = [...chosen.excluded];
+  let exit = 1;
+  let failedAttempts = 0;
+  try {
+    // 6
+    const attempts = freeName(paths.excludedArm(p.study, p.arm), `${chosen.runId}.failed-attempts`, '.jsonl');
+    const keepFailure = (unit: U, attempt: number, error: unknown) => {
+      if (!fs.existsSync(attempts)) {
+        recordExclusion({ file: rel(attempts), from: null, reason: `failed attempts of run ${chosen.runId} (infrastructure errors; the unit was ${p.retries ? 'retried' : 'not retried'})` });
+        excluded.push(rel(attempts));
+      }
+      failedAttempts++;
+      const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
+      appendDurable(attempts, toLine({ run_id: chosen.runId, condition_id: p.conditionOf(unit), unit: p.unitKey(unit), attempt, at: new Date().toISOString(), error: message }));
+      log({ kind: 'warn', message: messages.attemptFailed(p.conditionOf(unit), attempt, message) });
+    };
+    const startedMs = performance.now();
+    let done = 0;
+    const batchSize = p.browserBatch ?? Infinity;
+    for (let from = 0; from < todo.length; from += batchSize) {
+      const batch = todo.slice(from, from + batchSize);
+      const launched = await launchBrowser(p.browser);
+      try {
+        await runPool<U, W>({
+          items: batch,
+          workers: flags.workers,
+          setup: (index) => (p.worker ? p.worker.setup(launched, index) : Promise.resolve(undefined as W)),
+          teardown: (w) => (p.worker ? p.worker.teardown(w) : Promise.resolve()),
+          work: async (unit, worker) => {
+            const ctx: UnitContext<W> = { browser: launched, worker, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke };
+            let body: RowBody<R> | undefined;
+            for (let attempt = 1; body === undefined; attempt++) {
+              try {
+                body = await p.runUnit(unit, ctx);
+              } catch (error) {
+                keepFailure(unit, attempt, error);
+                if (attempt > (p.retries ?? 0)) throw error;
+              }
+            }
+            const header: RowHeader = {
+              schema: 'trace/1', study: p.study, arm: p.arm, run_id: chosen.runId,
+              browser: { name: launched.name, version: launched.version }, ledger_head: gated.ledgerHead,
+            };
+            writer.append({ ...header, ...body, ...(flags.smoke ? { smoke: true } : {}) } as R);
+            done++;
+            log({ kind: 'progress', label, done, total: todo.length, startedMs, nowMs: performance.now(), failed: failedAttempts });
+          },
+        });
+      } finally {
+        await launched.browser.close().catch(() => undefined);
+      }
+    }
+    exit = 0;
+  } catch (error) {
+    exit = error instanceof RStackError ? error.exitCode : 1;
+    throw error;
+  } finally {
+    // 7
+    const rows = fs.existsSync(writer.file) ? fs.readFileSync(writer.file, 'utf8').split('\n').filter(Boolean).length : 0;
+    logEnd(start, { rows, exit, excluded });
+    await updateDataManifest();
+    if (registered && writer.written) log({ kind: 'info', message: messages.runNext() });
+  }
+  // 8
+  const rows = fs.existsSync(writer.file) ? readJsonl<R>(writer.file, { schema: 'trace' }) : [];
+  return { runId: chosen.runId, file: writer.file, rows, written: writer.written, resumed: chosen.resumed, failedAttempts, gated };
+}

@@ -1,0 +1,104 @@
+// The trace writer: append-only JSONL, one validated row a line, fsynced after every row.
+//
+// On open it looks at what an earlier attempt left: a torn last line (a crash mid-write) is cut
+// off and moved to data/excluded/ with the reason; every complete row's key is remembered, so
+// the run resumes after the last complete condition and never writes a condition twice.
+import fs from 'node:fs';
+import path from 'node:path';
+import { paths, rel } from '../../core/paths.ts';
+import { parseJsonl, toLine } from '../../core/jsonl.ts';
+import { validate, isValid } from '../../core/validate.ts';
+import { log } from '../../core/log.ts';
+import { messages } from '../../core/messages.ts';
+import { appendDurable } from './files.ts';
+import { freeName, recordExclusion } from './exclude.ts';
+
+import type { TraceRow } from '../../core/contracts.ts';
+
+export type { TraceRow } from '../../core/contracts.ts';
+
+export interface WriterOptions<R extends TraceRow> {
+  study: string;
+  arm: string;
+  runId: string;
+  /** the unit of resumption: rows with the same key are the same trace */
+  key: (row: R) => string;
+  /** smoke runs are written straight to data/excluded/ */
+  smoke?: boolean;
+}
+
+export class TraceWriter<R extends TraceRow> {
+  readonly file: string;
+  private readonly done = new Set<string>();
+  private rowsWritten = 0;
+
+  private constructor(readonly options: WriterOptions<R>) {
+    const dir = options.smoke ? paths.excludedArm(options.study, options.arm) : paths.rawArm(options.study, options.arm);
+    this.file = path.join(dir, `${options.runId}.jsonl`);
+  }
+
+  static open<R extends TraceRow>(options: WriterOptions<R>): TraceWriter<R> {
+    const writer = new TraceWriter<R>(options);
+    writer.recover();
+    return writer;
+  }
+
+  /** Keys of the rows already on disk. */
+  get completed(): ReadonlySet<string> { return this.done; }
+  get existingRows(): number { return this.done.size; }
+  get written(): number { return this.rowsWritten; }
+
+  has(key: string): boolean { return this.done.has(key); }
+
+  private recover(): void {
+    if (!fs.existsSync(this.file)) {
+      // a smoke run lives in data/excluded/ from its first row; say why it is there
+      if (this.options.smoke) {
+        recordExclusion({ file: rel(this.file), from: null, reason: 'smoke run while developing: not registered evidence' });
+      }
+      return;
+    }
+    const text = fs.readFileSync(this.file, 'utf8');
+    let keep = text;
+    const lastNewline = text.lastIndexOf('\n');
+    const tail = text.slice(lastNewline + 1);
+    if (tail.length > 0) {
+      // no newline at the end: the last line is torn unless it happens to be a complete valid row
+      let whole = false;
+      try { whole = isValid('trace', JSON.parse(tail)); } catch { whole = false; }
+      if (whole) keep = text + '\n';
+      else {
+        keep = text.slice(0, lastNewline + 1);
+        const dir = paths.excludedArm(this.options.study, this.options.arm);
+        fs.mkdirSync(dir, { recursive: true });
+        const to = freeName(dir, `${this.options.runId}.torn`, '.txt');
+        fs.writeFileSync(to, tail);
+        recordExclusion({ file: rel(to), from: rel(this.file), rows: 0, reason: 'torn last line: the run stopped mid-write; cut off on resume' });
+        log({ kind: 'warn', message: messages.tornLineMoved(rel(this.file), rel(to)) });
+      }
+      const fd = fs.openSync(this.file, 'r+');
+      try {
+        fs.ftruncateSync(fd, 0);
+        fs.writeSync(fd, keep, 0);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    for (const row of parseJsonl<R>(keep, rel(this.file), { schema: 'trace' })) {
+      const key = this.options.key(row);
+      if (this.done.has(key)) throw new Error(`${rel(this.file)}: duplicate trace ${key}`);
+      this.done.add(key);
+    }
+  }
+
+  /** Validates and appends one row, fsynced before it returns. A row for a done key is an error. */
+  append(row: R): void {
+    validate('trace', row, { file: rel(this.file), line: this.done.size + 1 });
+    const key = this.options.key(row);
+    if (this.done.has(key)) throw new Error(`${rel(this.file)}: trace ${key} was already written`);
+    appendDurable(this.file, toLine(row));
+    this.done.add(key);
+    this.rowsWritten++;
+  }
+}

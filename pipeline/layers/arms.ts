@@ -1,0 +1,102 @@
+// The `layers` study's arms on the run skeleton (pipeline/kernel/run.ts): what `make run-layers`
+// and `make run-horizon` run. The study supplies its units — (condition, policy, scoring) — how one
+// becomes a row (condition.ts), and the tables its summary shows (analysis/tables.ts).
+import { intOption } from '../../core/cli.ts';
+import { log } from '../../core/log.ts';
+import { rel } from '../../core/paths.ts';
+import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
+import type { LayersTask } from '../../core/layers.ts';
+import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
+import type { LayersRow } from '../../analysis/rows.ts';
+import { parseBrowserName, type BrowserName } from '../browser/launch.ts';
+import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
+import { readLayersTasks } from './read-tasks.ts';
+import { layersPolicies, referencePolicies } from './policies/index.ts';
+import { runLayersTrace } from './condition.ts';
+import type { Scoring } from './scoring.ts';
+import { HORIZONS_MS, MAIN_BOUNDARY_MS } from './protocol.ts';
+
+/** units per browser process: Firefox's parent grew to 3 GB after about 570 closed contexts here and slowed every trace after it */
+export const BROWSER_BATCH = 150;
+
+export interface LayersUnit { task: LayersTask; policy: string; scoring: Scoring }
+export type LayersArm = 'main' | 'horizon';
+
+export const unitKey = (row: { condition_id: string; policy: string; horizon_ms: number }) => `${row.condition_id}|${row.policy}|${row.horizon_ms}`;
+const horizonOf = (s: Scoring) => (s.kind === 'after-policy' ? s.boundaryMs : s.horizonMs);
+
+export function unitsFor(arm: LayersArm, tasks: LayersTask[] = readLayersTasks()): LayersUnit[] {
+  if (arm === 'main') {
+    return tasks.flatMap((task) => referencePolicies.map((p) => ({ task, policy: p.name, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const })));
+  }
+  // the horizon ablation: all State and Verification card tasks, one action, then passive waiting
+  return tasks
+    .filter((t) => t.template === 'cards' && (t.layer === 'state' || t.layer === 'verification'))
+    .flatMap((task) => HORIZONS_MS.map((h) => ({ task, policy: 'single-action', scoring: { kind: 'after-action', horizonMs: h } as const })));
+}
+
+export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFor(arm)): RunPlan<LayersUnit, LayersRow, FixtureServer> {
+  return {
+    study: 'layers',
+    arm,
+    browser,
+    units,
+    conditionOf: (u) => u.task.condition_id,
+    unitKey: (u) => unitKey({ condition_id: u.task.condition_id, policy: u.policy, horizon_ms: horizonOf(u.scoring) }),
+    rowKey: unitKey,
+    browserBatch: BROWSER_BATCH,
+    worker: { setup: () => startFixtureServer(), teardown: (server) => server.close() },
+    runUnit: async (u, ctx) => ({
+      condition_id: u.task.condition_id,
+      policy: u.policy,
+      ...(await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, policy: layersPolicies[u.policy]!, scoring: u.scoring })),
+    }),
+  };
+}
+
+/** What the end-of-run screen shows, per arm: the analysis's own tables on the run's rows. */
+export const summaryTables: Record<LayersArm, SummaryTable[]> = {
+  main: [
+    { name: 'layers_overall', hide: ['browser', 'mean_retries'] },
+    { name: 'layers_by_layer', hide: ['browser', 'as_rate', 'fc_rate'], where: (r) => r.template === 'all' },
+    { name: 'layers_timing', hide: ['browser'] },
+  ],
+  horizon: [{ name: 'layers_horizon', hide: ['browser'] }],
+};
+
+export const armOptions = {
+  browser: { type: 'string' },
+  workers: { type: 'string', default: '1' },
+  smoke: { type: 'boolean', default: false },
+  only: { type: 'string' },
+  redo: { type: 'string' },
+  shard: { type: 'string' },
+} as const;
+
+export const armHelp = {
+  browser: 'chromium (default, or $BROWSER) or firefox',
+  workers: 'parallel browser contexts; outcomes are the same at any count',
+  smoke: 'a development run: written to data/excluded/, never registered; repeating the command resumes it',
+  only: 'a regular expression over condition ids (only with --smoke)',
+  redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
+  shard: 'i/n: run every n-th unit starting at the i-th (one machine of n); make merge joins the shards',
+};
+
+type Values = { browser?: string; workers?: string; smoke?: boolean; only?: string; redo?: string; shard?: string };
+
+export const runFlags = (values: Values): RunFlags => ({
+  smoke: values.smoke ?? false,
+  workers: intOption(values.workers, 'workers', 1),
+  only: values.only,
+  redo: values.redo,
+  shard: values.shard,
+});
+
+export async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
+  const browser = parseBrowserName(values.browser);
+  const result = await runArm(runFlags(values), () => layersPlan(arm, browser));
+  process.stdout.write(`layers/${arm} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTables[arm])}\n`);
+  const errors = result.rows.filter((r) => r.error).length;
+  if (errors) log({ kind: 'warn', message: `${errors} traces recorded a policy error (see the rows' error field)` });
+  return 0;
+}

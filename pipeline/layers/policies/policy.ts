@@ -1,0 +1,34 @@
+// A `layers` policy: one entry point that sees the page and what the user asked for, never the
+// fault label. It returns when it considers the task done (or gives up); the runner then scores.
+import type { Page } from 'playwright-core';
+import type { Entity, LayersTask, Template } from '../../../core/layers.ts';
+import type { Actor } from './actor.ts';
+import type { TemplateUi } from './ui.ts';
+
+/** What a policy may know: the instruction and the requested postcondition, nothing about faults. */
+export interface PolicyTask {
+  template: Template;
+  instruction: string;
+  target: Entity;
+}
+
+export function policyView(task: LayersTask): PolicyTask {
+  return { template: task.template, instruction: task.instruction, target: structuredClone(task.target) };
+}
+
+export interface PolicyContext { page: Page; task: PolicyTask; ui: TemplateUi; actor: Actor }
+
+export interface LayersPolicy {
+  name: string;
+  run(ctx: PolicyContext): Promise<void>;
+}
+
+/** Waits up to ms for a locator to be visible; false on timeout. */
+export async function visibleWithin(locator: import('playwright-core').Locator, ms: number): Promise<boolean> {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout: ms });
+    return true;
+  } catch {
+    return false;
+  }
+}

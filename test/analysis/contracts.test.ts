@@ -1,0 +1,27 @@
+// Every contract is written once, in schemas/: the generated types must be what the schemas generate,
+// and the SQL that loads the raw rows takes its column list from the schema, never from a hand copy.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { paths, codeRoot } from '../../core/paths.ts';
+import { generateContracts } from '../../pipeline/contracts.ts';
+import { traceColumns } from '../../analysis/columns.ts';
+
+test('core/contracts.ts is what schemas/ generate (make contracts)', async () => {
+  assert.equal(fs.readFileSync(path.join(codeRoot, 'core', 'contracts.ts'), 'utf8'), await generateContracts());
+});
+
+for (const study of ['layers', 'evidence'] as const) {
+  test(`analysis/queries/load_${study}.sql reads the columns schemas/trace.schema.json declares, with their types`, () => {
+    const sql = fs.readFileSync(path.join(paths.queries(), `load_${study}.sql`), 'utf8');
+    assert.match(sql, /columns = \{\{trace columns\}\}/, 'the column list is not written by hand');
+    const columns = traceColumns(study);
+    const trace = JSON.parse(fs.readFileSync(path.join(paths.schemas(), 'trace.schema.json'), 'utf8'));
+    assert.deepEqual(Object.keys(columns).sort(), Object.keys({ ...trace.$defs.header.properties, ...trace.$defs[study].properties }).sort());
+    assert.equal(columns.browser, 'STRUCT(name VARCHAR, version VARCHAR)');
+    assert.equal(columns.elapsed_ms, 'DOUBLE');
+    if (study === 'layers') assert.deepEqual([columns.severity, columns.vts, columns.persisted], ['INTEGER', 'BOOLEAN', 'JSON']);
+    else assert.deepEqual([columns.rep, columns.events, columns.verdicts], ['INTEGER', 'JSON', 'MAP(VARCHAR, STRUCT(accept BOOLEAN, latency_ms DOUBLE))']);
+  });
+}

@@ -1,0 +1,91 @@
+// The run skeleton with the real `layers` arm in Chromium, on small slices: outcomes do not follow
+// the worker count; a stopped smoke run and a stopped redo both resume when their command is
+// repeated, losing and duplicating nothing; every failed attempt is kept in data/excluded/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { makeTree } from '../../helpers/tree.ts';
+import { freeze } from '../../../pipeline/kernel/ledger.ts';
+import { runArm, type RunFlags } from '../../../pipeline/kernel/run.ts';
+import { readRunLog } from '../../../pipeline/kernel/run-log.ts';
+import { layersPlan, unitKey, unitsFor } from '../../../pipeline/layers/arms.ts';
+import { readLayersTasks } from '../../../pipeline/layers/read-tasks.ts';
+import { readJsonl } from '../../../core/jsonl.ts';
+import { paths } from '../../../core/paths.ts';
+import { setQuiet } from '../../../core/log.ts';
+import type { LayersRow } from '../../../analysis/rows.ts';
+
+const slice = '^cards-(access-03|perception-02|action-02|state-01|verification-02)$';
+const smoke = (over: Partial<RunFlags> = {}): RunFlags => ({ smoke: true, workers: 1, only: slice, ...over });
+const outcomes = (rows: LayersRow[]) => new Map(rows.map((r) => [unitKey(r), r]));
+const exclusions = () => (fs.existsSync(paths.exclusionLog()) ? readJsonl<{ file: string; reason: string }>(paths.exclusionLog()) : []);
+
+/** The real plan, but the n-th unit this session runs fails as an infrastructure error would. */
+function failingAt(n: number, units?: ReturnType<typeof unitsFor>) {
+  return () => {
+    const plan = layersPlan('main', 'chromium', units);
+    let seen = 0;
+    const real = plan.runUnit;
+    return { ...plan, runUnit: (u: Parameters<typeof real>[0], ctx: Parameters<typeof real>[1]) => (++seen === n ? Promise.reject(new Error('planted: the page never loaded')) : real(u, ctx)) };
+  };
+}
+
+test('same outcomes at 1 and 2 workers; a stopped smoke run resumes when repeated; its failed attempt is kept', async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(tree.cleanup);
+  setQuiet(true);
+  await freeze('test');
+  const one = await runArm(smoke(), () => layersPlan('main', 'chromium'));
+  const two = await runArm(smoke({ workers: 2 }), () => layersPlan('main', 'chromium'));
+  assert.notEqual(one.file, two.file, 'a complete smoke run is not resumed: the repeat is a new run');
+  const a = outcomes(one.rows);
+  const b = outcomes(two.rows);
+  assert.equal(a.size, 15);
+  assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
+  for (const [key, r1] of a) {
+    const r2 = b.get(key)!;
+    if (r1.timing_sensitive || r2.timing_sensitive) continue; // reported, by design, not compared
+    assert.deepEqual([r2.apparent_success, r2.vts, r2.false_completion], [r1.apparent_success, r1.vts, r1.false_completion], key);
+  }
+
+  // stopped after 4 rows by a failure on the 5th
+  await assert.rejects(runArm(smoke({ only: '^cards-baseline-0[1-3]$' }), failingAt(5)), /planted/);
+  const stopped = readRunLog().filter((l) => l.event === 'end').at(-1)!;
+  assert.equal(stopped.rows, 4);
+  assert.equal(stopped.exit, 1);
+  const attempts = stopped.excluded!.find((f) => f.includes('failed-attempts'))!;
+  assert.ok(attempts, 'the failed attempt has a file in data/excluded/');
+  assert.match(fs.readFileSync(tree.file(attempts), 'utf8'), /planted: the page never loaded/);
+  assert.ok(exclusions().some((e) => e.file === attempts), 'and a line in REASONS.jsonl');
+  const resumed = await runArm(smoke({ only: '^cards-baseline-0[1-3]$' }), () => layersPlan('main', 'chromium'));
+  assert.equal(resumed.file, tree.file(stopped.file), 'the same command resumes the stopped smoke run');
+  assert.equal(resumed.resumed, 4);
+  assert.equal(resumed.rows.length, 9);
+  assert.equal(new Set(resumed.rows.map(unitKey)).size, 9, 'nothing written twice');
+});
+
+test('a stopped --redo resumes when the same command is repeated; a new reason supersedes again', async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(tree.cleanup);
+  setQuiet(true);
+  await freeze('test');
+  // a registered arm of two conditions × three policies (a plan may carry fewer units than the study's)
+  const units = unitsFor('main', readLayersTasks().filter((task) => /^cards-baseline-0[12]$/.test(task.condition_id)));
+  const registered = { smoke: false, workers: 1 };
+  const first = await runArm(registered, () => layersPlan('main', 'chromium', units));
+  assert.equal(first.rows.length, 6);
+  await assert.rejects(runArm({ ...registered, redo: 'crash test' }, failingAt(3, units)), /planted/);
+  const moved = exclusions().filter((e) => e.reason === 'superseded by a redo: crash test');
+  assert.equal(moved.length, 1, 'the registered run was moved aside once');
+  const partial = readRunLog().filter((l) => l.event === 'end').at(-1)!;
+  assert.equal(partial.rows, 2);
+  const repeated = await runArm({ ...registered, redo: 'crash test' }, () => layersPlan('main', 'chromium', units));
+  assert.equal(repeated.file, tree.file(partial.file), 'the interrupted redo is resumed, not thrown away');
+  assert.equal(repeated.resumed, 2);
+  assert.equal(repeated.rows.length, 6);
+  assert.equal(exclusions().filter((e) => e.reason.startsWith('superseded by a redo')).length, 1, 'nothing else was superseded');
+  const again = await runArm({ ...registered, redo: 'another reason' }, () => layersPlan('main', 'chromium', units));
+  assert.notEqual(again.file, repeated.file);
+  assert.equal(exclusions().filter((e) => e.reason.startsWith('superseded by a redo')).length, 2);
+  assert.ok(fs.existsSync(tree.file(`data/excluded/layers/main/${repeated.runId}.jsonl`)), 'the completed redo run is kept in data/excluded/');
+});
