@@ -205,6 +205,14 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       };
     });
 
+  // amendment 5: State successes of policies that do not re-read the saved state, one row each
+  out.layers_state_successes = layers
+    .filter((r) => r.arm === 'main' && r.layer === 'state' && r.vts && r.policy !== 'verification-aware')
+    .map((r) => ({
+      arm: r.arm, browser: r.browser.name, policy: r.policy, condition_id: r.condition_id, severity: r.severity,
+      timing_sensitive: r.timing_sensitive === true, elapsed_ms: r.elapsed_ms, timing_margin_ms: r.timing_margin_ms ?? null,
+    }));
+
   const verdicts = flatVerdicts(evidence);
   out.evidence_confusion = groupBy(verdicts, (v) => [v.arm, v.browser, v.policy]).map(({ key: [arm, browser, policy], items }) => ({
     arm, browser, policy,

@@ -17,8 +17,9 @@ export interface TableDef {
   title: string;
   /** where the paper's reader finds what made this table */
   query: string;
-  /** 'sql': a query in analysis/queries, recounted in TypeScript; 'ts': computed in TypeScript only */
-  source: 'sql' | 'ts';
+  /** 'sql': a query in analysis/queries, recounted in TypeScript; 'ts': computed in TypeScript only from the rows;
+   *  'record': computed from the record around the rows (ledger, preregs, data/excluded, data/runs.jsonl) */
+  source: 'sql' | 'ts' | 'record';
   keys: string[];
   /** integers and exact values (strings, booleans) that must agree exactly */
   counts: string[];
@@ -116,6 +117,13 @@ export const tables: TableDef[] = [
     measures: ['min_abs_margin_ms'],
   }),
   sqlTable({
+    name: 'layers_state_successes',
+    title: 'State conditions passed by a policy that does not re-read the saved state, by name (amendment 5: slow returns)',
+    keys: ['arm', 'browser', 'policy', 'condition_id'],
+    counts: ['severity', 'timing_sensitive'],
+    measures: ['elapsed_ms', 'timing_margin_ms'],
+  }),
+  sqlTable({
     name: 'agent_by_layer',
     title: 'Outside agents: claimed done, AS, VTS and false completion (claimed done, not VTS) per fault layer (arm agent; layer "all" = every layer)',
     keys: ['browser', 'agent', 'agent_sha256', 'layer'],
@@ -202,7 +210,29 @@ export const tables: TableDef[] = [
     measures: [],
     rates: [],
   },
+  {
+    name: 'evidence_production_waits',
+    title: 'Production arm (arm-b): median domcontentloaded latency, title-settlement wait and body-stability wait',
+    query: 'analysis/production-waits.ts',
+    source: 'ts',
+    keys: ['browser'],
+    counts: ['trials', 'domcontentloaded_n', 'title_settled_n', 'body_stable_n', 'semantic_negative_n', 'title_settled_semantic_accept_n', 'body_stable_semantic_accept_n'],
+    measures: ['median_domcontentloaded_ms', 'median_title_settlement_wait_ms', 'median_body_stability_wait_ms'],
+    rates: [],
+  },
+  recordTable('deviations_amendments', 'Deviations: every preregistration and amendment, when it was frozen, and what the record shows preceded it',
+    ['prereg'], ['id', 'study', 'arm', 'relation', 'ledger_seq', 'frozen_at', 'record_trigger', 'trigger_runs', 'declared_trigger', 'registered_rows_before', 'registered_runs_before', 'changes']),
+  recordTable('deviations_runs', 'Deviations: every run file, its sessions, and how it differs from its successor',
+    ['file'], ['run_id', 'study', 'arm', 'browser', 'status', 'rows', 'first_row_at', 'last_row_end_at', 'ledger_seqs', 'sessions', 'sessions_inferred', 'commits', 'code_changed_between_sessions', 'load', 'exits', 'reason', 'successor', 'shared_outcomes', 'outcome_differences_n', 'outcome_differences']),
+  recordTable('deviations_overlaps', 'Deviations: runs that ran at the same time',
+    ['run_a', 'run_b'], ['status_a', 'status_b', 'overlap_from', 'overlap_to', 'overlap_s', 'rows_a_in_overlap', 'rows_b_in_overlap']),
+  recordTable('deviations_gaps', 'Deviations: what the record of each registered arm cannot show',
+    ['study', 'arm', 'browser'], ['registered_runs', 'earlier_attempts_kept', 'runs_with_session_log', 'attempts_lost_possible', 'resumed_under_later_freeze']),
 ];
+
+function recordTable(name: string, title: string, keys: string[], counts: string[]): TableDef {
+  return { name, title, query: 'analysis/deviations.ts', source: 'record', keys, counts, measures: [], rates: [] };
+}
 
 export function tableDef(name: string): TableDef {
   const def = tables.find((t) => t.name === name);

@@ -442,13 +442,30 @@ export type PreregFrontMatter = {
   arm: "main" | "horizon" | "pilot" | "agent" | "controlled" | "arm-a" | "arm-b";
   version: string;
   /**
-   * the id of the prereg or amendment this one amends
+   * the id of the prereg or amendment this one amends and replaces as the protocol in force
    */
   supersedes?: string | null;
+  /**
+   * a reporting amendment: the id of the prereg it adds to without replacing it (never the protocol in force)
+   */
+  amends?: string | null;
+  /**
+   * what prompted it: a smoke run, a test, a registered attempt (its run id), an audit, a commit; the deviations section shows it beside what the record says
+   */
+  trigger?: string | null;
+  /**
+   * what the study promises to report: NAME (a table of analysis/out, shown in the paper) or NAME.COLUMN (a quantity: that column, shown in the paper); make verify fails on any that is missing
+   *
+   * @minItems 1
+   */
+  promises?: string[] | null;
   title?: string;
 };
 
 // ── schemas/run-log.schema.json
+/**
+ * Append-only. A resumed run writes a new start/end pair under the same run_id, so a code change between sessions shows as two commits. The deviations section (analysis/deviations.ts) reads it.
+ */
 export type RunLogLine = {
   schema: "run-log/1";
   event: "start" | "end";
@@ -458,7 +475,7 @@ export type RunLogLine = {
   session: string;
   run_id: string;
   study: "layers" | "evidence";
-  arm: string;
+  arm: "main" | "horizon" | "pilot" | "agent" | "controlled" | "arm-a" | "arm-b";
   browser: "chromium" | "firefox";
   /**
    * the run file, relative to the root
