@@ -7,7 +7,7 @@
 //   5. recount   recount.ts, in TypeScript from the rows           → recount tables
 //   6. compare   compare.ts, every row and count                   → problems naming table, row, column
 //   7. verdicts  verdicts.ts: recompute each evidence verdict from its events → a table + problems
-//   7b. others   production-waits.ts (arm-b medians from the events); deviations.ts (from the record:
+//   7b. others   production-exploratory.ts (arm-b's exploratory rules on the negatives); deviations.ts (from the record:
 //                ledger, preregs, data/excluded, data/runs.jsonl)            → tables
 //   8. write     out/<table>.json and .csv, with Wilson intervals and McNemar p → files
 //
@@ -23,7 +23,7 @@ import { checkVerdicts, type VerdictRegistry } from './verdicts.ts';
 import { registry as defaultRegistry } from './verdict-registry.ts';
 import { tables, finishRow, type TableRow } from './tables.ts';
 import { tableFile, toCatalog, toCsv, toJson } from './output.ts';
-import { productionWaits } from './production-waits.ts';
+import { productionExploratory } from './production-exploratory.ts';
 import { deviations } from './deviations.ts';
 
 export interface ReanalyzeOptions {
@@ -90,7 +90,7 @@ export async function reanalyze(options: ReanalyzeOptions = {}): Promise<Reanaly
   const finished: Record<string, TableRow[]> = {};
   const computed: Record<string, TableRow[]> = {
     evidence_verdict_check: verdicts.rows,
-    evidence_production_waits: productionWaits(input.evidence),
+    evidence_production_exploratory: productionExploratory(input.evidence),
     ...deviations(),
   };
   for (const def of tables) {

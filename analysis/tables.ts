@@ -43,6 +43,14 @@ const asVtsFc = (n = 'n'): RateSpec[] => [
   { name: 'fc', k: 'fc_n', n },
 ];
 const pairCounts = ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'];
+/** Arm B's counts (trials, cases, truth, accepts, errors) and its two rates */
+const productionColumns = {
+  counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
+  rates: [
+    { name: 'accept', k: 'accept_n', n: 'n' },
+    { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
+  ],
+};
 
 export const tables: TableDef[] = [
   sqlTable({
@@ -159,11 +167,27 @@ export const tables: TableDef[] = [
     name: 'evidence_production',
     title: 'Production arm (arm-b): accepts per case kind and policy against the frozen direct-HTTP labels',
     keys: ['browser', 'kind', 'policy'],
-    counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
-    rates: [
-      { name: 'accept', k: 'accept_n', n: 'n' },
-      { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
-    ],
+    ...productionColumns,
+  }),
+  sqlTable({
+    name: 'evidence_production_samples',
+    title: 'Production arm (arm-b) per sample: accepts and false accepts per case kind and policy, each sample and browser apart',
+    keys: ['sample', 'browser', 'kind', 'policy'],
+    ...productionColumns,
+  }),
+  sqlTable({
+    name: 'evidence_production_engines',
+    title: 'Production arm (arm-b) in two engines: Firefox and Chromium on the same trials, per sample and policy',
+    keys: ['sample', 'policy', 'browser_a', 'browser_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
+    name: 'evidence_production_waits',
+    title: 'Production arm (arm-b): rendering after domcontentloaded and settlement waits (ms)',
+    keys: ['sample', 'browser'],
+    counts: ['n', 'dcl_n', 'title_changed_n', 'body_changed_n', 'title_settled_n', 'body_stable_n'],
+    measures: ['median_dcl_ms', 'median_title_wait_ms', 'median_body_wait_ms'],
   }),
   sqlTable({
     name: 'evidence_latency',
@@ -211,13 +235,13 @@ export const tables: TableDef[] = [
     rates: [],
   },
   {
-    name: 'evidence_production_waits',
-    title: 'Production arm (arm-b): median domcontentloaded latency, title-settlement wait and body-stability wait',
-    query: 'analysis/production-waits.ts',
+    name: 'evidence_production_exploratory',
+    title: 'Production arm (arm-b): what the exploratory settlement rules would accept among the semantic HTTP-200 negatives',
+    query: 'analysis/production-exploratory.ts',
     source: 'ts',
-    keys: ['browser'],
-    counts: ['trials', 'domcontentloaded_n', 'title_settled_n', 'body_stable_n', 'semantic_negative_n', 'title_settled_semantic_accept_n', 'body_stable_semantic_accept_n'],
-    measures: ['median_domcontentloaded_ms', 'median_title_settlement_wait_ms', 'median_body_stability_wait_ms'],
+    keys: ['sample', 'browser'],
+    counts: ['trials', 'semantic_negative_n', 'title_settled_semantic_accept_n', 'body_stable_semantic_accept_n'],
+    measures: [],
     rates: [],
   },
   recordTable('deviations_amendments', 'Deviations: every preregistration and amendment, when it was frozen, and what the record shows preceded it',

@@ -285,6 +285,16 @@ export type ProductionManifest = {
    */
   repetitions: number;
   /**
+   * A logged-in session prepared outside the browser by the site's own script. The browser context gets its cookies; the labeler sends its cookies (by path) and headers. The file holds secrets, so it lives in the site's state folder, never in the manifest.
+   */
+  session?: {
+    /**
+     * the session file, relative to the code checkout (ARM_B_SESSION overrides): {"cookies": [{name, value, path}], "headers": {…}}
+     */
+    file: string;
+    description?: string;
+  };
+  /**
    * @minItems 1
    */
   cases: ProductionCase[];
@@ -308,7 +318,7 @@ export interface ProductionCase {
 }
 
 /**
- * A predicate on the final HTTP response, stated as data. `text` is the body's visible text (script, style, noscript and template elements, comments and tags removed, entities decoded, whitespace collapsed); `title` is the <title>; `body` is the raw body. No CSS selectors.
+ * A predicate on the final HTTP response, stated as data. `text` is the body's visible text (script, style, noscript and template elements, comments and tags removed, entities decoded, whitespace collapsed); `title` is the <title>; `body` is the raw body; `api` tests the JSON of another GET on the origin (the application's API). No CSS selectors.
  */
 export type Predicate =
   | {
@@ -342,6 +352,9 @@ export type Predicate =
       title: StringTest;
     }
   | {
+      api: ApiTest;
+    }
+  | {
       body: StringTest;
     };
 
@@ -350,6 +363,29 @@ export interface StringTest {
   contains?: string;
   not_contains?: string;
   ignore_case?: boolean;
+}
+
+/**
+ * A test on the JSON of the application's own API, fetched by the labeler with a separate direct GET (for a client-rendered page, what the API says is the direct evidence of what the page should show). `pointer` (RFC 6901, default the whole document) picks a value; a string is tested as it is, anything else as its JSON text. A body that is not JSON, or a pointer that leads nowhere, fails the test.
+ */
+export type ApiTest = {
+  [k: string]: unknown;
+} & {
+  /**
+   * absolute, on the manifest's origin
+   */
+  url: string;
+  status?: StatusTest;
+  pointer?: string;
+  value?: StringTest;
+};
+
+export interface StatusTest {
+  equals?: number;
+  /**
+   * @minItems 1
+   */
+  in?: number[];
 }
 
 // ── schemas/production-labels.schema.json
@@ -391,6 +427,15 @@ export interface CaseLabel {
   body_sha256: string;
   body_bytes: number;
   title?: string;
+  /**
+   * the API responses the predicate's `api` clauses were tested on, one direct GET each
+   */
+  api?: {
+    url: string;
+    status: number;
+    body_sha256: string;
+    body_bytes: number;
+  }[];
   /**
    * each leaf clause of the predicate, in order, with whether it held
    */

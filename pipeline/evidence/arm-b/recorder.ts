@@ -10,7 +10,7 @@
 // to the manifest's origin before it is sent, and records the refusal.
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Browser, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Request } from 'playwright-core';
 import type { TimelineEvent } from '../../../core/evidence/production.ts';
 import { production } from '../../../core/evidence/production.ts';
 import { refusal } from './manifest.ts';
@@ -22,6 +22,8 @@ export interface TrialOptions {
   windowMs?: number;
   boundMs?: number;
   sampleGapMs?: number;
+  /** a logged-in session's cookies, set on the fresh context before the navigation (session.ts) */
+  cookies?: Parameters<BrowserContext['addCookies']>[0];
 }
 
 export interface Trial { events: TimelineEvent[]; error: string | null; elapsed_ms: number }
@@ -42,6 +44,7 @@ export async function recordTrial(browser: Browser, options: TrialOptions): Prom
   const context = await browser.newContext({ serviceWorkers: 'block' });
   let error: string | null = null;
   try {
+    if (options.cookies?.length) await context.addCookies(options.cookies);
     await context.route('**/*', async (route) => {
       const r = route.request();
       const refused = refusal(r.method(), r.url(), options.origin);

@@ -1,7 +1,7 @@
 // Arm B's registered medians (prereg/evidence-arm-b.md) from recorded timelines, counted by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { productionWaits } from '../../analysis/production-waits.ts';
+import { productionExploratory } from '../../analysis/production-exploratory.ts';
 import type { EvidenceRow, Located } from '../../analysis/rows.ts';
 
 const title = (t: number, value: string) => ({ t_ms: t, source: 'dom', type: 'title', detail: { title: value } });
@@ -9,7 +9,7 @@ const body = (t: number, hash: string) => ({ t_ms: t, source: 'dom', type: 'body
 const dcl = (t: number) => ({ t_ms: t, source: 'dom', type: 'domcontentloaded' });
 
 function trial(id: string, scenario: string, events: object[], browser = 'firefox'): Located<EvidenceRow> {
-  const row = { arm: 'arm-b', browser: { name: browser, version: '1' }, condition_id: id, scenario, truth: scenario === 'navigation' ? 'success' : 'failure', events, verdicts: {} };
+  const row = { arm: 'arm-b', browser: { name: browser, version: '1' }, condition_id: `tiny/${id}/0`, scenario, truth: scenario === 'navigation' ? 'success' : 'failure', events, verdicts: {} };
   return { file: 'sample', line: 1, row: row as unknown as EvidenceRow };
 }
 
@@ -24,9 +24,8 @@ test('medians of domcontentloaded, the title-settlement wait and the body-stabil
     // another arm is not Arm B
     { ...trial('d', 'navigation', [dcl(5)]), row: { ...trial('d', 'navigation', [dcl(5)]).row, arm: 'controlled' } as EvidenceRow },
   ];
-  assert.deepEqual(productionWaits(rows), [{
-    browser: 'firefox', trials: 3, domcontentloaded_n: 3, title_settled_n: 2, body_stable_n: 2,
+  assert.deepEqual(productionExploratory(rows), [{
+    sample: 'tiny', browser: 'firefox', trials: 3,
     semantic_negative_n: 1, title_settled_semantic_accept_n: 0, body_stable_semantic_accept_n: 0,
-    median_domcontentloaded_ms: 200, median_title_settlement_wait_ms: 300, median_body_stability_wait_ms: 500,
   }]);
 });
