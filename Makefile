@@ -15,7 +15,7 @@ ARGS ?=
 # ARM_B=0 make reproduce: skip Arm B (no WordPress, MariaDB, Apache, PHP installed or started)
 ARM_B ?= 1
 
-.PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon
+.PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon run-agent
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -51,6 +51,11 @@ tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.j
 # ── study `layers` ────────────────────────────────────────────────────────────
 run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-layers --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+
+# AGENT and AGENT_FILES reach the script through the environment: a command may hold any quotes
+export AGENT AGENT_FILES
+run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (README: Score your agent)
+	@$(TSX) pipeline/run-agent.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(ARGS)

@@ -26,7 +26,8 @@ function groupBy<T, const K extends readonly Key[]>(items: T[], key: (item: T) =
 }
 
 const count = <T>(items: T[], pred: (item: T) => boolean) => items.reduce((s, x) => s + (pred(x) ? 1 : 0), 0);
-const fc = (r: LayersRow) => r.apparent_success && !r.vts;
+/** FC = AS and not VTS; for a row that records an agent's claim (arms agent, pilot): claimed done and not VTS. */
+const fc = (r: LayersRow) => ('claim' in r ? r.claim?.done === true : r.apparent_success) && !r.vts;
 
 function outcomeCounts(rows: LayersRow[]) {
   return {
@@ -113,8 +114,9 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   out.layers_overall = groupBy(main, (r) => [r.browser.name, r.policy]).map(({ key: [browser, policy], items }) => ({
     browser, policy, ...outcomeCounts(items),
-    mean_actions: mean(items.map((r) => r.actions)),
-    mean_retries: mean(items.map((r) => r.retries)),
+    // the schema gives every row but an outside agent's its actions and retries
+    mean_actions: mean(items.map((r) => r.actions!)),
+    mean_retries: mean(items.map((r) => r.retries!)),
     mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
   }));
 
@@ -152,7 +154,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
     ...groupBy(pilot, (r) => [r.browser.name, r.prompt ?? null, 'all']),
   ].map(({ key: [browser, prompt, layer], items }) => ({
     browser, prompt, layer, ...outcomeCounts(items),
-    mean_actions: mean(items.map((r) => r.actions)),
+    mean_actions: mean(items.map((r) => r.actions!)),
     mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
     // like SQL's avg: over the rows that have the value
     mean_steps: mean(items.flatMap((r) => (typeof r.steps === 'number' ? [r.steps] : []))),
@@ -177,6 +179,36 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   out.layers_engines = groupBy(enginePairs, ([x]) => [x.policy]).map(({ key: [policy], items }) => ({
     policy, browser_a: 'chromium', browser_b: 'firefox', ...pairCounts(items.map(([x, y]) => ({ a: x.vts, b: y.vts }))),
   }));
+
+  // outside agents (arm agent): false completion by its definition, claimed done and not VTS
+  const agents = layers.filter((r) => r.arm === 'agent');
+  const claimedDone = (r: LayersRow) => r.claim?.done === true;
+  out.agent_by_layer = [
+    ...groupBy(agents, (r) => [r.browser.name, r.agent?.name ?? null, r.agent?.sha256 ?? null, 'all']),
+    ...groupBy(agents, (r) => [r.browser.name, r.agent?.name ?? null, r.agent?.sha256 ?? null, r.layer]),
+  ].map(({ key: [browser, agent, agent_sha256, layer], items }) => {
+    const reported = items.flatMap((r) => (typeof r.actions === 'number' ? [r.actions] : []));
+    return {
+      browser, agent, agent_sha256, layer,
+      n: items.length,
+      claimed_n: count(items, claimedDone),
+      as_n: count(items, (r) => r.apparent_success),
+      vts_n: count(items, (r) => r.vts),
+      fc_n: count(items, fc),
+      error_n: count(items, (r) => typeof r.error === 'string'),
+      actions_reported_n: reported.length,
+      mean_actions: mean(reported),
+      mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+      median_latency_ms: median(items.map((r) => r.elapsed_ms)),
+    };
+  });
+  const agentPairs = agents.flatMap((a) => main.filter((m) => m.browser.name === a.browser.name && m.condition_id === a.condition_id).map((m) => [a, m] as const));
+  out.agent_paired = groupBy(agentPairs, ([a, m]) => [a.browser.name, a.agent?.name ?? null, a.agent?.sha256 ?? null, m.policy]).map(
+    ({ key: [browser, agent, agent_sha256, policy], items }) => {
+      const p = pairCounts(items.map(([a, m]) => ({ a: a.vts, b: m.vts })));
+      return { browser, agent, agent_sha256, policy, pairs: p.pairs, both_n: p.both_n, agent_only_n: p.a_only_n, policy_only_n: p.b_only_n, neither_n: p.neither_n };
+    },
+  );
 
   out.layers_timing = groupBy(layers, (r) => [r.arm, r.browser.name, r.policy, r.layer])
     .filter(({ items }) => items.some((r) => r.timing_sensitive === true))
@@ -323,7 +355,7 @@ export function rowProblems(input: RecountInput, rel: (file: string) => string):
     // the unit each paired comparison relies on being unique
     const r = l.row;
     const unit = r.study === 'layers'
-      ? ['layers', r.arm, r.browser.name, r.condition_id, r.policy, r.arm === 'horizon' ? r.horizon_ms : '', r.prompt ?? '']
+      ? ['layers', r.arm, r.browser.name, r.condition_id, r.policy, r.arm === 'horizon' ? r.horizon_ms : '', r.prompt ?? '', r.agent?.sha256 ?? '']
       : ['evidence', r.arm, r.browser.name, r.condition_id, r.rep];
     const id = JSON.stringify(unit);
     const first = seen.get(id);
@@ -332,7 +364,9 @@ export function rowProblems(input: RecountInput, rel: (file: string) => string):
   }
   for (const l of input.layers) {
     if (l.row.false_completion !== fc(l.row)) {
-      problems.push(`${where(l)}: false_completion is ${l.row.false_completion} but apparent_success is ${l.row.apparent_success} and vts is ${l.row.vts} (FC = AS and not VTS)`);
+      problems.push('claim' in l.row
+        ? `${where(l)}: false_completion is ${l.row.false_completion} but the claim is ${JSON.stringify(l.row.claim)} and vts is ${l.row.vts} (FC = claimed done and not VTS)`
+        : `${where(l)}: false_completion is ${l.row.false_completion} but apparent_success is ${l.row.apparent_success} and vts is ${l.row.vts} (FC = AS and not VTS)`);
     }
   }
   return problems;

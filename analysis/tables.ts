@@ -132,6 +132,21 @@ export const tables: TableDef[] = [
     measures: ['elapsed_ms', 'timing_margin_ms'],
   }),
   sqlTable({
+    name: 'agent_by_layer',
+    title: 'Outside agents: claimed done, AS, VTS and false completion (claimed done, not VTS) per fault layer (arm agent; layer "all" = every layer)',
+    keys: ['browser', 'agent', 'agent_sha256', 'layer'],
+    counts: ['n', 'claimed_n', 'as_n', 'vts_n', 'fc_n', 'error_n', 'actions_reported_n'],
+    measures: ['mean_actions', 'mean_latency_ms', 'median_latency_ms'],
+    rates: [{ name: 'claimed', k: 'claimed_n', n: 'n' }, ...asVtsFc()],
+  }),
+  sqlTable({
+    name: 'agent_paired',
+    title: 'Outside agents against each reference policy: VTS on the same conditions (arm agent paired with arm main)',
+    keys: ['browser', 'agent', 'agent_sha256', 'policy'],
+    counts: ['pairs', 'both_n', 'agent_only_n', 'policy_only_n', 'neither_n'],
+    mcnemar: { b: 'agent_only_n', c: 'policy_only_n' },
+  }),
+  sqlTable({
     name: 'evidence_confusion',
     title: 'Evidence policies: false accepts among failures and false rejects among successes',
     keys: ['arm', 'browser', 'policy'],

@@ -32,15 +32,36 @@ export interface TraceHeader {
  */
 export interface LayersFields {
   study?: "layers";
-  arm?: "main" | "horizon" | "pilot";
+  arm?: "main" | "horizon" | "pilot" | "agent";
   template: "cards" | "profile" | "modal";
   layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
   severity: number;
   apparent_success: boolean;
   vts: boolean;
   false_completion: boolean;
-  actions: number;
-  retries: number;
+  /**
+   * null only in an outside agent's row (arm agent) that did not report them: the harness cannot see an outside agent's actions
+   */
+  actions: number | null;
+  /**
+   * null only in an outside agent's row (arm agent) that did not report them: the harness cannot see an outside agent's retries
+   */
+  retries: number | null;
+  /**
+   * what the agent said when it returned (arms agent, pilot; the pilot's is the plan's stop step, or done when it ran to its end): done or not, with an optional message; null when it gave no claim (see error). False completion is then claimed done and not VTS
+   */
+  claim?: {
+    done: boolean;
+    message?: string;
+  } | null;
+  /**
+   * the agent that made the row (arm agent): its name, the command run, and the sha256 over the files that make it up (AGENT_FILES; null when none were given)
+   */
+  agent?: {
+    name: string;
+    command: string;
+    sha256: string | null;
+  };
   /**
    * scoring boundary: ms after the policy's last action (main) or after the one target action (horizon)
    */
@@ -68,13 +89,6 @@ export interface LayersFields {
   boundary?: "save" | "return" | "action";
   prompt?: "ordinary" | "reliability";
   plan_id?: string;
-  /**
-   * what the agent said when it returned (pilot: the plan's stop step, or done when it ran to its end); null when it gave no claim (see error)
-   */
-  claim?: {
-    done: boolean;
-    message?: string;
-  } | null;
   /**
    * pilot: plan steps executed, each run of a step jumped back to counted
    */
@@ -497,7 +511,7 @@ export type Exclusion = {
 export type PreregFrontMatter = {
   id: string;
   study: "layers" | "evidence";
-  arm: "main" | "horizon" | "pilot" | "controlled" | "arm-a" | "arm-b";
+  arm: "main" | "horizon" | "pilot" | "agent" | "controlled" | "arm-a" | "arm-b";
   version: string;
   /**
    * the id of the prereg or amendment this one amends and replaces as the protocol in force

@@ -12,6 +12,10 @@ SELECT
   browser.version AS browser_version,
   coalesce(smoke, false) AS smoke,
   coalesce(timing_sensitive, false) AS timing_sensitive,
+  -- an outside agent's row (arm agent): which agent, and whether it claimed done
+  agent.name AS agent_name,
+  agent.sha256 AS agent_sha256,
+  claim.done AS claim_done,
   * EXCLUDE (filename, browser, smoke, timing_sensitive)
 FROM read_json(
   getvariable('layers_files'),

@@ -6,7 +6,7 @@
 // what this file records); the server's state is a commit log on this process's clock, so the
 // state at the boundary is exact.
 import { isDeepStrictEqual } from 'node:util';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import { now } from '../../fixtures/server.ts';
 import { epochToProcess } from '../browser/clock.ts';
@@ -48,16 +48,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 export async function runLayersTrace(options: {
-  browser: Browser;
+  browser?: Browser;
   server: FixtureServer;
   task: LayersTask;
   policy: LayersPolicy;
   scoring: Scoring;
+  /** a fresh context the caller owns and closes (an outside agent's browser); else one of browser's */
+  context?: BrowserContext;
 }): Promise<LayersOutcome> {
   const { browser, server, task, policy, scoring } = options;
   const app = layersApps[task.template](task);
   server.load(app);
-  const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
+  const context = options.context ?? (await browser!.newContext({ viewport: { width: 900, height: 900 } }));
   try {
     // AS is "a success indication was shown by the boundary": the page reports the first time one
     // is visible (it may be gone later, e.g. after a reload to read the summary).
@@ -72,13 +74,17 @@ export async function runLayersTrace(options: {
       revealedAt ??= epochToProcess(epochMs);
     });
     await context.addInitScript({ content: watchPage });
-    const page = await context.newPage();
+    // a persistent context (an outside agent's browser) opens with one blank page: the start page
+    const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${server.origin}/`, { waitUntil: 'load' });
+    // the start page is open once its surface has rendered, unless the server holds it back until
+    // the agent begins (Access): the page fetches its surface, which may land just after load
+    if (!(task.faults.reveal_after_ms > 0)) await page.locator('#loading').waitFor({ state: 'detached', timeout: 10_000 });
     // Playwright installs its selector engine on a page's first query (tens of ms); do that
     // before the agent begins, so that no policy's first look pays for it
     await page.locator('body').isVisible();
-    // the Access fault's clock starts here (fixtures/layers/page.ts); a string, see watchPage
-    await page.evaluate("dispatchEvent(new Event('rsb:agent-start'))");
+    // the Access fault's clock starts here: the harness tells the server, never the page
+    app.agentBegins(now());
     const actor = new Actor(page);
     const started_at = new Date().toISOString();
     const t0 = now();
@@ -94,7 +100,8 @@ export async function runLayersTrace(options: {
       scoring,
       t0,
       tEnd,
-      saves: server.log.filter((r) => r.method === 'POST').map((r) => r.t),
+      // the saves the server took: an ignored one (Action) is an activation that did nothing
+      saves: [...app.store.savesReceived],
       firstTargetSaveAt: app.store.firstTargetSaveAt,
       targetCommits: app.store.targetCommitTimes(),
       successShownAt,
@@ -127,7 +134,7 @@ export async function runLayersTrace(options: {
       error,
     };
   } finally {
-    await context.close();
+    if (!options.context) await context.close();
     server.reset();
   }
 }

@@ -60,7 +60,7 @@ for (const [browserName, sliceTemplates] of slices) for (const template of slice
         assert.equal(o.false_completion, o.apparent_success && !o.vts);
       });
       // recovery and verification cost actions: verification-aware never acts less than semantic recovery
-      assert.ok(outcomes[2]!.actions >= outcomes[1]!.actions);
+      assert.ok(outcomes[2]!.actions! >= outcomes[1]!.actions!);
     });
   }
 }

@@ -1,0 +1,60 @@
+// One `layers` condition run by any agent of the contract (pipeline/agents/contract.ts), in a
+// fresh browser of its own, scored like every `layers` trace (pipeline/lib/layers/trace.ts):
+//
+//   launchAgentBrowser ─▶ the condition's app on the fixture server ─▶ the start page open and
+//   instrumented in the default context ─▶ the server is told the agent begins ─▶ agent.run()
+//   ─▶ its claim ─▶ scored at the boundary: VTS from the server's persisted state, AS from the page
+//   ─▶ false completion = claimed done and not VTS ─▶ the browser and its profile are removed
+//
+// The agent gets the instruction and the start URL, the page (in-process agents) and the browser's
+// endpoints (outside agents); never the layer, severity, faults or condition id.
+import type { FixtureServer } from '../../fixtures/server.ts';
+import type { LayersTask } from '../../core/layers.ts';
+import { runLayersTrace, type LayersOutcome, type Scoring } from '../layers/condition.ts';
+import type { BrowserName } from '../browser/launch.ts';
+import type { LayersPolicy } from '../layers/policies/policy.ts';
+import { launchAgentBrowser } from './agent-browser.ts';
+import type { Agent, AgentResult, Claim } from './contract.ts';
+
+export interface AgentOutcome extends Omit<LayersOutcome, 'actions' | 'retries'> {
+  /** what the agent said; null when it gave no claim (see error) */
+  claim: Claim | null;
+  /** as the agent reports them; null when it does not */
+  actions: number | null;
+  retries: number | null;
+  browser: { name: BrowserName; version: string };
+}
+
+export async function runAgentTrace(options: {
+  browserName: BrowserName;
+  server: FixtureServer;
+  task: LayersTask;
+  agent: Agent;
+  scoring: Scoring;
+}): Promise<AgentOutcome> {
+  const { server, task, agent, scoring } = options;
+  const launched = await launchAgentBrowser(options.browserName);
+  try {
+    let result: AgentResult = { claim: null, error: 'the agent was not run' };
+    // the agent, seen by the trace as a policy: it returns when the agent gives its claim
+    const asPolicy: LayersPolicy = {
+      name: agent.name,
+      async run({ page, task: view }) {
+        result = await agent.run({ task: { instruction: view.instruction, start_url: page.url() }, page, endpoints: launched.endpoints });
+      },
+    };
+    const outcome = await runLayersTrace({ server, task, policy: asPolicy, scoring, context: launched.context });
+    const vts = outcome.vts;
+    return {
+      ...outcome,
+      claim: result.claim,
+      false_completion: result.claim?.done === true && !vts,
+      actions: result.actions ?? null,
+      retries: result.retries ?? null,
+      error: result.error ?? outcome.error,
+      browser: { name: launched.name, version: launched.version },
+    };
+  } finally {
+    await launched.close();
+  }
+}

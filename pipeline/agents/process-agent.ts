@@ -1,0 +1,129 @@
+// An outside agent run as a process: any language, any browser client.
+//
+//   harness ─▶ sh -c "<command>"   env RSTACKBENCH_TASK         {"instruction", "start_url"}
+//                                      RSTACKBENCH_CDP_URL      http://127.0.0.1:PORT (Chromium)
+//                                      RSTACKBENCH_WS_ENDPOINT  ws://… (CDP, or WebDriver BiDi in Firefox)
+//           ◀─ last line of stdout: {"done": true} | {"done": false, "message": "…"}  (schemas/claim.schema.json)
+//
+// The process gets the task as a user gives it and the browser's endpoints, nothing else of the
+// condition. It runs in its own process group, so a timeout ends it and every child it started.
+// A timeout, a crash (non-zero exit or a signal) or a last line that is not a claim gives no claim
+// and an error saying which; the agent's stderr goes to the file the caller names.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isValid } from '../../core/validate.ts';
+import type { Agent, AgentResult, AgentSession, Claim } from './contract.ts';
+
+export const DEFAULT_AGENT_TIMEOUT_MS = 60_000;
+/** after SIGTERM, how long the group gets before SIGKILL */
+const KILL_GRACE_MS = 2_000;
+/** how much of the end of stdout is kept (the claim is its last line) */
+const STDOUT_TAIL_BYTES = 64 * 1024;
+
+export interface ProcessAgentOptions {
+  /** the shell command, run with /bin/sh -c */
+  command: string;
+  /** the agent's name in the rows; defaults to the command's first word */
+  name?: string;
+  timeoutMs?: number;
+  /** where the agent's stderr goes, one file per run of the command (its folder is created) */
+  stderrPath: (session: AgentSession) => string;
+  cwd?: string;
+}
+
+/** The parsed last line of an agent's stdout: its claim and what it reports, or why it is not a claim. */
+export function parseClaimLine(stdout: string): { claim: Claim; actions?: number; retries?: number } | { error: string } {
+  const lines = stdout.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const last = lines.at(-1);
+  if (last === undefined) return { error: 'no claim: the agent printed nothing on stdout' };
+  let value: unknown;
+  try {
+    value = JSON.parse(last);
+  } catch {
+    return { error: `no claim: the last line of stdout is not JSON: ${clip(last)}` };
+  }
+  if (!isValid('claim', value)) {
+    return { error: `no claim: the last line of stdout is not a claim {"done": true|false, "message"?: "…"} (schemas/claim.schema.json): ${clip(last)}` };
+  }
+  const { done, message, actions, retries } = value as Claim & { actions?: number; retries?: number };
+  return { claim: message === undefined ? { done } : { done, message }, ...(actions === undefined ? {} : { actions }), ...(retries === undefined ? {} : { retries }) };
+}
+
+const clip = (s: string) => JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+
+/** The environment an outside agent receives: the task as a user gives it, and the browser. */
+export function agentEnv(session: AgentSession): Record<string, string> {
+  const env: Record<string, string> = {
+    RSTACKBENCH_TASK: JSON.stringify({ instruction: session.task.instruction, start_url: session.task.start_url }),
+  };
+  if (session.endpoints?.cdp_url) env.RSTACKBENCH_CDP_URL = session.endpoints.cdp_url;
+  if (session.endpoints?.ws_endpoint) env.RSTACKBENCH_WS_ENDPOINT = session.endpoints.ws_endpoint;
+  return env;
+}
+
+export function processAgent(options: ProcessAgentOptions): Agent {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
+  const name = options.name ?? options.command.trim().split(/\s+/)[0] ?? 'agent';
+  return {
+    name,
+    async run(session: AgentSession): Promise<AgentResult> {
+      if (!session.endpoints?.cdp_url && !session.endpoints?.ws_endpoint) {
+        return { claim: null, error: 'no endpoint: this browser gives an outside agent nothing to connect to (outside agents run in Chromium)' };
+      }
+      const stderrFile = options.stderrPath(session);
+      fs.mkdirSync(path.dirname(stderrFile), { recursive: true });
+      const stderrFd = fs.openSync(stderrFile, 'a');
+      // the harness's own variables stay out: the agent sees only the task and the browser
+      const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RSTACKBENCH_') && !k.startsWith('RSTACK_')));
+      const child = spawn('/bin/sh', ['-c', options.command], {
+        cwd: options.cwd,
+        env: { ...inherited, ...agentEnv(session) },
+        stdio: ['ignore', 'pipe', stderrFd],
+        detached: true, // its own process group: a timeout ends its children too
+      });
+      fs.closeSync(stderrFd);
+      let stdout = '';
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.length > STDOUT_TAIL_BYTES * 2) stdout = stdout.slice(-STDOUT_TAIL_BYTES);
+      });
+      const killGroup = (signal: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          // the group is gone already
+        }
+      };
+      let timedOut = false;
+      let killTimer: NodeJS.Timeout | undefined;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup('SIGTERM');
+        killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+      }, timeoutMs);
+      const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
+        child.once('error', (spawnError) => resolve({ code: null, signal: null, spawnError }));
+        child.once('exit', (code, signal) => resolve({ code, signal }));
+      });
+      clearTimeout(timer);
+      // whatever the agent left running (a browser driver, a child) ends with it
+      killGroup('SIGKILL');
+      if (killTimer) clearTimeout(killTimer);
+      // stdout closes when the last process holding it is gone; the group was just killed
+      await new Promise<void>((resolve) => {
+        if (child.stdout!.closed) return resolve();
+        const cap = setTimeout(resolve, 1000);
+        child.stdout!.once('close', () => { clearTimeout(cap); resolve(); });
+      });
+      if (exit.spawnError) return { claim: null, error: `crash: the command could not start: ${exit.spawnError.message}` };
+      if (timedOut) return { claim: null, error: `timeout: no claim within ${timeoutMs} ms; the agent's process group was killed` };
+      if (exit.signal) return { claim: null, error: `crash: the agent was killed by ${exit.signal}` };
+      if (exit.code !== 0) return { claim: null, error: `crash: the agent exited with code ${exit.code} (its stderr: ${stderrFile})` };
+      const parsed = parseClaimLine(stdout);
+      if ('error' in parsed) return { claim: null, error: parsed.error };
+      return { claim: parsed.claim, error: null, ...(parsed.actions === undefined ? {} : { actions: parsed.actions }), ...(parsed.retries === undefined ? {} : { retries: parsed.retries }) };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The example outside agents of examples/agents/ really do a task, each with its own client:
+// Puppeteer over the CDP WebSocket, and Python's Playwright over connect_over_cdp. Each runs on
+// one condition per app it can do, scored by the server. Their dependencies are installed apart
+// (README, "Score your agent"); without them the test is skipped — unless
+// RSTACKBENCH_EXAMPLES_REQUIRED=1 (CI), where a missing dependency fails it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { codeRoot } from '../../core/paths.ts';
+import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
+import { generateLayersTasks } from '../../pipeline/layers/tasks.ts';
+import { MAIN_BOUNDARY_MS } from '../../pipeline/layers/protocol.ts';
+import { processAgent } from '../../pipeline/agents/process-agent.ts';
+import { runAgentTrace } from '../../pipeline/agents/agent-trace.ts';
+
+const tasks = generateLayersTasks();
+const scoring = { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const;
+const required = process.env.RSTACKBENCH_EXAMPLES_REQUIRED === '1';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-examples-'));
+let server: FixtureServer;
+before(async () => { server = await startFixtureServer(); });
+after(() => server.close());
+
+const examples = [
+  {
+    name: 'puppeteer',
+    installed: fs.existsSync(path.join(codeRoot, 'examples/agents/puppeteer/node_modules/puppeteer-core')),
+    install: 'npm ci --prefix examples/agents/puppeteer',
+    command: `${JSON.stringify(process.execPath)} examples/agents/puppeteer/agent.mjs`,
+    conditions: ['cards-baseline-01', 'profile-baseline-01', 'modal-baseline-01'],
+  },
+  {
+    name: 'python',
+    installed: fs.existsSync(path.join(codeRoot, 'examples/agents/python/.venv/bin/python')),
+    install: 'python3 -m venv examples/agents/python/.venv && examples/agents/python/.venv/bin/pip install -r examples/agents/python/requirements.txt',
+    command: 'examples/agents/python/.venv/bin/python examples/agents/python/agent.py',
+    conditions: ['cards-baseline-01'],
+  },
+];
+
+for (const example of examples) {
+  test(`examples/agents/${example.name} does a baseline task and the server agrees`, { skip: !example.installed && !required && `not installed: ${example.install}` }, async () => {
+    assert.ok(example.installed, `examples/agents/${example.name} is not installed: ${example.install}`);
+    const agent = processAgent({ command: example.command, cwd: codeRoot, timeoutMs: 60_000, stderrPath: () => path.join(dir, `${example.name}.stderr`) });
+    for (const id of example.conditions) {
+      const out = await runAgentTrace({ browserName: 'chromium', server, task: tasks.find((t) => t.condition_id === id)!, agent, scoring });
+      const stderr = fs.existsSync(path.join(dir, `${example.name}.stderr`)) ? fs.readFileSync(path.join(dir, `${example.name}.stderr`), 'utf8').slice(-2000) : '';
+      assert.equal(out.error, null, `${id}: ${out.error}\n${stderr}`);
+      assert.equal(out.claim?.done, true, `${id}: ${JSON.stringify(out.claim)}\n${stderr}`);
+      assert.equal(out.vts, true, `${id}: the server holds ${JSON.stringify(out.persisted.value)}`);
+      assert.ok((out.actions ?? 0) >= 2, 'it reports its actions');
+    }
+  });
+}
