@@ -5,7 +5,7 @@ import { paths } from '../core/paths.ts';
 import { readJsonl } from '../core/jsonl.ts';
 import { listFiles } from '../core/files.ts';
 
-import type { EvidenceRow, LayersRow, TraceRow } from '../core/contracts.ts';
+import type { TraceRow } from '../core/contracts.ts';
 
 export type { EvidenceRow, LayersRow, TraceRow, TimelineEvent, Verdict } from '../core/contracts.ts';
 export type Study = TraceRow['study'];

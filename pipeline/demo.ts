@@ -10,6 +10,7 @@ import { readLayersTasks } from './layers/read-tasks.ts';
 import { launchBrowser, parseBrowserName } from './browser/launch.ts';
 import { layersPolicies } from './layers/policies/index.ts';
 import { runLayersTrace } from './layers/condition.ts';
+import { policyAgent } from './layers/policies/agent.ts';
 import { MAIN_BOUNDARY_MS } from './layers/protocol.ts';
 
 await main({
@@ -31,7 +32,7 @@ await main({
     const launched = await launchBrowser(browserName);
     const server = await startFixtureServer();
     try {
-      const outcome = await runLayersTrace({ browser: launched.browser, server, task, policy, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
+      const { result: _result, ...outcome } = await runLayersTrace({ browser: launched.browser, server, task, agent: policyAgent(policy, task), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
       const row = {
         schema: 'trace/1',
         study: 'layers',

@@ -1,5 +1,5 @@
 // One `layers` condition run by any agent of the contract (pipeline/agents/contract.ts), in a
-// fresh browser of its own, scored like every `layers` trace (pipeline/lib/layers/trace.ts):
+// fresh browser of its own, scored like every `layers` trace (pipeline/layers/condition.ts):
 //
 //   launchAgentBrowser ─▶ the condition's app on the fixture server ─▶ the start page open and
 //   instrumented in the default context ─▶ the server is told the agent begins ─▶ agent.run()
@@ -12,9 +12,8 @@ import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { runLayersTrace, type LayersOutcome, type Scoring } from '../layers/condition.ts';
 import type { BrowserName } from '../browser/launch.ts';
-import type { LayersPolicy } from '../layers/policies/policy.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
-import type { Agent, AgentResult, Claim } from './contract.ts';
+import type { Agent, Claim } from './contract.ts';
 
 export interface AgentOutcome extends Omit<LayersOutcome, 'actions' | 'retries'> {
   /** what the agent said; null when it gave no claim (see error) */
@@ -35,15 +34,7 @@ export async function runAgentTrace(options: {
   const { server, task, agent, scoring } = options;
   const launched = await launchAgentBrowser(options.browserName);
   try {
-    let result: AgentResult = { claim: null, error: 'the agent was not run' };
-    // the agent, seen by the trace as a policy: it returns when the agent gives its claim
-    const asPolicy: LayersPolicy = {
-      name: agent.name,
-      async run({ page, task: view }) {
-        result = await agent.run({ task: { instruction: view.instruction, start_url: page.url() }, page, endpoints: launched.endpoints });
-      },
-    };
-    const outcome = await runLayersTrace({ server, task, policy: asPolicy, scoring, context: launched.context });
+    const { result, ...outcome } = await runLayersTrace({ server, task, agent, scoring, context: launched.context, endpoints: launched.endpoints });
     const vts = outcome.vts;
     return {
       ...outcome,

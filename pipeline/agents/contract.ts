@@ -42,6 +42,8 @@ export interface AgentResult {
   /** counted where the harness sees them (in-process agents); outside agents may report them */
   actions?: number;
   retries?: number;
+  /** an in-process agent that looks once without waiting: when (process clock) its first look returned (amendment 4's rule) */
+  firstLookDone?: number | null;
 }
 
 export interface Agent {

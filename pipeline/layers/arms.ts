@@ -13,6 +13,7 @@ import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
 import { readLayersTasks } from './read-tasks.ts';
 import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
+import { policyAgent } from './policies/agent.ts';
 import type { Scoring } from './scoring.ts';
 import { HORIZONS_MS, MAIN_BOUNDARY_MS } from './protocol.ts';
 
@@ -46,11 +47,11 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
     rowKey: unitKey,
     browserBatch: BROWSER_BATCH,
     worker: { setup: () => startFixtureServer(), teardown: (server) => server.close() },
-    runUnit: async (u, ctx) => ({
-      condition_id: u.task.condition_id,
-      policy: u.policy,
-      ...(await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, policy: layersPolicies[u.policy]!, scoring: u.scoring })),
-    }),
+    runUnit: async (u, ctx) => {
+      const agent = policyAgent(layersPolicies[u.policy]!, u.task);
+      const { result: _result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring });
+      return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 // One `layers` trace: load the condition into the fixture server, open a fresh browser context,
-// signal that the agent begins, let the policy act, then score at the boundary — VTS from the
-// server's persisted state, AS from the page's success indication — and return the row's fields.
+// signal that the agent begins, let the agent act (any agent of pipeline/agents/contract.ts: a
+// reference policy through policies/agent.ts, the pilot's interpreter, an outside process), then
+// score at the boundary — VTS from the server's persisted state, AS from the page's success
+// indication — and return the row's fields with what the agent returned.
 //
 // Where it is scored, and what is timing-sensitive, is decided by scoring.ts (pure functions of
 // what this file records); the server's state is a commit log on this process's clock, so the
@@ -12,9 +14,7 @@ import { now } from '../../fixtures/server.ts';
 import { epochToProcess } from '../browser/clock.ts';
 import { layersApps } from '../../fixtures/layers/index.ts';
 import type { LayersTask } from '../../core/layers.ts';
-import { Actor } from './policies/actor.ts';
-import { uis } from './policies/ui.ts';
-import { policyView, type LayersPolicy } from './policies/policy.ts';
+import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
 import { boundaryOf, judge, type Observed, type Scoring } from './scoring.ts';
 import type { LayersRow } from '../../core/contracts.ts';
 import type { RowBody } from '../kernel/run.ts';
@@ -51,12 +51,14 @@ export async function runLayersTrace(options: {
   browser?: Browser;
   server: FixtureServer;
   task: LayersTask;
-  policy: LayersPolicy;
+  agent: Agent;
   scoring: Scoring;
   /** a fresh context the caller owns and closes (an outside agent's browser); else one of browser's */
   context?: BrowserContext;
-}): Promise<LayersOutcome> {
-  const { browser, server, task, policy, scoring } = options;
+  /** how outside agents reach that browser */
+  endpoints?: AgentSession['endpoints'];
+}): Promise<LayersOutcome & { result: AgentResult }> {
+  const { browser, server, task, agent, scoring } = options;
   const app = layersApps[task.template](task);
   server.load(app);
   const context = options.context ?? (await browser!.newContext({ viewport: { width: 900, height: 900 } }));
@@ -85,14 +87,13 @@ export async function runLayersTrace(options: {
     await page.locator('body').isVisible();
     // the Access fault's clock starts here: the harness tells the server, never the page
     app.agentBegins(now());
-    const actor = new Actor(page);
     const started_at = new Date().toISOString();
     const t0 = now();
-    let error: string | null = null;
+    let result: AgentResult;
     try {
-      await policy.run({ page, task: policyView(task), ui: uis[task.template], actor });
+      result = await agent.run({ task: { instruction: task.instruction, start_url: page.url() }, page, endpoints: options.endpoints });
     } catch (e) {
-      error = (e as Error).message.split('\n')[0] ?? String(e);
+      result = { claim: null, error: (e as Error).message.split('\n')[0] ?? String(e) };
     }
     const tEnd = now();
 
@@ -106,7 +107,7 @@ export async function runLayersTrace(options: {
       targetCommits: app.store.targetCommitTimes(),
       successShownAt,
       revealedAt,
-      firstLookDone: actor.firstLookDone,
+      firstLookDone: result.firstLookDone ?? null,
     });
     const boundary = boundaryOf(observed());
     // wait past the boundary so that a success stamped before it has time to arrive
@@ -123,15 +124,16 @@ export async function runLayersTrace(options: {
       apparent_success: judged.apparentSuccess,
       vts,
       false_completion: judged.apparentSuccess && !vts,
-      actions: actor.actions,
-      retries: actor.retries,
+      actions: result.actions ?? null,
+      retries: result.retries ?? null,
       horizon_ms: boundary.horizonMs,
       persisted: { key: task.target.key, value: persistedValue },
       target: { ...structuredClone(task.target) },
       timing_margin_ms: judged.marginMs === null ? null : round1(judged.marginMs),
       timing_sensitive: judged.timingSensitive,
       boundary: boundary.setBy,
-      error,
+      error: result.error,
+      result,
     };
   } finally {
     if (!options.context) await context.close();

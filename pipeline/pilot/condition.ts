@@ -9,7 +9,6 @@
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
-import type { LayersPolicy } from '../layers/policies/policy.ts';
 import { runLayersTrace, type LayersOutcome } from '../layers/condition.ts';
 import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { planAgent, type PlanRunResult } from './interpreter.ts';
@@ -19,20 +18,10 @@ import type { Plan } from './plan.ts';
 export type PilotOutcome = LayersOutcome & Required<Pick<LayersOutcome, 'claim' | 'steps' | 'executed'>>;
 
 export async function runPilotTrace(options: { browser: Browser; server: FixtureServer; task: LayersTask; plan: Plan }): Promise<PilotOutcome> {
-  const agent = planAgent(options.plan);
-  let result: PlanRunResult | undefined;
-  // the interpreter as a policy of the current harness: it sees the page and the instruction only;
-  // what it did is counted by its own actor and handed to the harness's
-  const policy: LayersPolicy = {
-    name: agent.name,
-    async run({ page, task, actor }) {
-      result = await agent.run({ task: { instruction: task.instruction, start_url: page.url() }, page });
-      actor.actions += result.actions;
-      actor.retries += result.retries;
-      if (result.error) throw new Error(result.error);
-    },
-  };
-  const outcome = await runLayersTrace({ ...options, policy, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
-  return { ...outcome, claim: result?.claim ?? null, steps: result?.steps ?? 0, executed: result?.executed ?? [] };
+  // the interpreter is an agent of the contract: it sees the page and the instruction only, and
+  // counts what it did itself
+  const { result, ...outcome } = await runLayersTrace({ ...options, agent: planAgent(options.plan), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
+  const ran = result as Partial<PlanRunResult>;
+  return { ...outcome, claim: result.claim, steps: ran.steps ?? 0, executed: ran.executed ?? [] };
 }
 

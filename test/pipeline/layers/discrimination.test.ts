@@ -10,6 +10,7 @@ import { startFixtureServer, type FixtureServer } from '../../../fixtures/server
 import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
 import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
 import { runLayersTrace, type LayersOutcome } from '../../../pipeline/layers/condition.ts';
+import { policyAgent } from '../../../pipeline/layers/policies/agent.ts';
 import { MAIN_BOUNDARY_MS } from '../../../pipeline/layers/protocol.ts';
 import { templates, layers, type Layer } from '../../../core/layers.ts';
 
@@ -50,7 +51,7 @@ for (const [browserName, sliceTemplates] of slices) for (const template of slice
       const task = tasks.find((t) => t.condition_id === id)!;
       const outcomes: LayersOutcome[] = [];
       for (const policy of referencePolicies) {
-        outcomes.push(await runLayersTrace({ browser, server, task, policy, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } }));
+        outcomes.push(await runLayersTrace({ browser, server, task, agent: policyAgent(policy, task), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } }));
       }
       outcomes.forEach((o, i) => {
         const what = `${referencePolicies[i]!.name} on ${id}`;
