@@ -15,7 +15,10 @@
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { RStackError, UsageError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
-import type { BrowserName, LaunchedBrowser } from './launch.ts';
+
+// launch.ts calls this module; its BrowserName and LaunchedBrowser are these shapes (no import back: no cycle)
+type BrowserName = 'chromium' | 'firefox';
+interface LaunchedBrowser { name: BrowserName; version: string; browser: Browser }
 
 export type EndpointKind = 'playwright' | 'cdp';
 
