@@ -19,9 +19,10 @@ import { setQuiet } from '../../../core/log.ts';
 import { codeRoot } from '../../../core/paths.ts';
 import type { LayersRow } from '../../../analysis/rows.ts';
 
-// what a run on another machine, at another time, may change: when, how long (the trace, and its
-// margin to the scoring boundary), and the run's id; outcomes, actions and persisted state may not
-const timesAside = ({ run_id, started_at, elapsed_ms, timing_margin_ms, smoke, ...rest }: LayersRow & { smoke?: boolean }) => rest;
+// what a run on another machine, at another time, may change: when, how long (the trace, its margin
+// to the scoring boundary, and which of the last save or the policy's return came later and so set
+// the boundary), and the run's id; outcomes, actions and persisted state may not
+const timesAside = ({ run_id, started_at, elapsed_ms, timing_margin_ms, boundary, smoke, ...rest }: LayersRow & { smoke?: boolean; boundary?: string }) => rest;
 const rawFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort() : []);
 
 test('two shards merge into one registered run equal, row for row, to a single-machine run', async (t) => {
