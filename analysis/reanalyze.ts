@@ -7,6 +7,8 @@
 //   5. recount   recount.ts, in TypeScript from the rows           → recount tables
 //   6. compare   compare.ts, every row and count                   → problems naming table, row, column
 //   7. verdicts  verdicts.ts: recompute each evidence verdict from its events → a table + problems
+//   7b. others   production-exploratory.ts (arm-b's exploratory rules on the negatives); deviations.ts (from the record:
+//                ledger, preregs, data/excluded, data/runs.jsonl)            → tables
 //   8. write     out/<table>.json and .csv, with Wilson intervals and McNemar p → files
 //
 // Any problem in 3, 6 or 7 fails the whole reanalysis before anything is written.
@@ -21,6 +23,8 @@ import { checkVerdicts, type VerdictRegistry } from './verdicts.ts';
 import { registry as defaultRegistry } from './verdict-registry.ts';
 import { tables, finishRow, type TableRow } from './tables.ts';
 import { tableFile, toCatalog, toCsv, toJson } from './output.ts';
+import { productionExploratory } from './production-exploratory.ts';
+import { deviations } from './deviations.ts';
 
 export interface ReanalyzeOptions {
   /** where the raw trace rows are (default data/raw) */
@@ -84,8 +88,14 @@ export async function reanalyze(options: ReanalyzeOptions = {}): Promise<Reanaly
 
   // 8. finish and write
   const finished: Record<string, TableRow[]> = {};
+  const computed: Record<string, TableRow[]> = {
+    evidence_verdict_check: verdicts.rows,
+    evidence_production_exploratory: productionExploratory(input.evidence),
+    ...deviations(),
+  };
   for (const def of tables) {
-    const rows = def.source === 'sql' ? sqlTables[def.name]! : verdicts.rows;
+    const rows = def.source === 'sql' ? sqlTables[def.name]! : computed[def.name];
+    if (!rows) throw new Error(`analysis/tables.ts: table ${def.name} (${def.source}) has no computation in reanalyze.ts`);
     finished[def.name] = rows.map((r) => finishRow(def, r));
   }
   const written: string[] = [];

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { mean, median } from './stats.ts';
 import { type EvidenceRow, type LayersRow, type Located } from './rows.ts';
 import type { TableRow } from './tables.ts';
+import { bodyStability, samples, titleSettlement, type TimelineEvent } from '../core/evidence/production.ts';
 
 export interface RecountInput { layers: Located<LayersRow>[]; evidence: Located<EvidenceRow>[] }
 
@@ -44,6 +45,19 @@ function pairCounts(pairs: Pair[]) {
     a_only_n: count(pairs, (p) => p.a && !p.b),
     b_only_n: count(pairs, (p) => p.b && !p.a),
     neither_n: count(pairs, (p) => !p.a && !p.b),
+  };
+}
+
+/** Arm B's counts of a group of verdicts: trials, cases, truth, accepts and the two kinds of error. */
+function productionCounts(items: FlatVerdict[]) {
+  return {
+    n: items.length,
+    cases: new Set(items.flatMap((v) => (v.case_id === null ? [] : [v.case_id]))).size,
+    successes: count(items, (v) => v.truth === 'success'),
+    failures: count(items, (v) => v.truth === 'failure'),
+    accept_n: count(items, (v) => v.accept),
+    false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
+    false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
   };
 }
 
@@ -140,6 +154,10 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
     browser, prompt, layer, ...outcomeCounts(items),
     mean_actions: mean(items.map((r) => r.actions)),
     mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+    // like SQL's avg: over the rows that have the value
+    mean_steps: mean(items.flatMap((r) => (typeof r.steps === 'number' ? [r.steps] : []))),
+    mean_planning_ms: mean(items.flatMap((r) => (typeof r.planning_ms === 'number' ? [r.planning_ms] : []))),
+    mean_tokens: mean(items.flatMap((r) => (typeof r.tokens === 'number' ? [r.tokens] : []))),
   }));
 
   const promptPairs = pairsOf(
@@ -173,6 +191,14 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       };
     });
 
+  // amendment 5: State successes of policies that do not re-read the saved state, one row each
+  out.layers_state_successes = layers
+    .filter((r) => r.arm === 'main' && r.layer === 'state' && r.vts && r.policy !== 'verification-aware')
+    .map((r) => ({
+      arm: r.arm, browser: r.browser.name, policy: r.policy, condition_id: r.condition_id, severity: r.severity,
+      timing_sensitive: r.timing_sensitive === true, elapsed_ms: r.elapsed_ms, timing_margin_ms: r.timing_margin_ms ?? null,
+    }));
+
   const verdicts = flatVerdicts(evidence);
   out.evidence_confusion = groupBy(verdicts, (v) => [v.arm, v.browser, v.policy]).map(({ key: [arm, browser, policy], items }) => ({
     arm, browser, policy,
@@ -192,15 +218,53 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   out.evidence_production = groupBy(verdicts.filter((v) => v.arm === 'arm-b'), (v) => [v.browser, v.scenario, v.policy]).map(
     ({ key: [browser, kind, policy], items }) => ({
       browser, kind, policy,
-      n: items.length,
-      cases: new Set(items.flatMap((v) => (v.case_id === null ? [] : [v.case_id]))).size,
-      successes: count(items, (v) => v.truth === 'success'),
-      failures: count(items, (v) => v.truth === 'failure'),
-      accept_n: count(items, (v) => v.accept),
-      false_accept_n: count(items, (v) => v.truth === 'failure' && v.accept),
-      false_reject_n: count(items, (v) => v.truth === 'success' && !v.accept),
+      ...productionCounts(items),
     }),
   );
+
+  // arm B per sample: the manifest id is the first part of the condition id (<sample>/<case>/<rep>)
+  const production = verdicts.filter((v) => v.arm === 'arm-b').map((v) => ({ ...v, sample: v.condition_id.split('/')[0]! }));
+  out.evidence_production_samples = [
+    ...groupBy(production, (v) => [v.sample, v.browser, v.scenario, v.policy]),
+    ...groupBy(production, (v) => [v.sample, v.browser, 'all', v.policy]),
+  ].map(({ key: [sample, browser, kind, policy], items }) => ({
+    sample, browser, kind, policy,
+    ...productionCounts(items),
+  }));
+
+  const productionEngines = pairsOf(
+    production,
+    (v) => JSON.stringify([v.condition_id, v.rep, v.policy]),
+    (x, y) => x.browser === 'firefox' && y.browser === 'chromium',
+  );
+  out.evidence_production_engines = groupBy(productionEngines, ([x]) => [x.sample, x.policy]).map(({ key: [sample, policy], items }) => ({
+    sample, policy, browser_a: 'firefox', browser_b: 'chromium', ...pairCounts(items.map(([x, y]) => ({ a: x.correct, b: y.correct }))),
+  }));
+
+  // arm B's timelines: rendering after domcontentloaded and the settlement waits, with the
+  // policies' own functions (the SQL derives the same from the events on its own)
+  const productionRows = evidence.filter((r) => r.arm === 'arm-b');
+  out.evidence_production_waits = groupBy(productionRows, (r) => [r.condition_id.split('/')[0]!, r.browser.name]).map(({ key: [sample, browser], items }) => {
+    const dcl = items.flatMap((r) => r.events.filter((e) => e.source === 'dom' && e.type === 'domcontentloaded').slice(0, 1).map((e) => e.t_ms));
+    const changed = (r: EvidenceRow, kind: 'title' | 'body') => {
+      const first = firstAtDcl(r.events, kind);
+      return first !== undefined && first !== samples(r.events, kind).at(-1)?.value;
+    };
+    const titleWaits = items.flatMap((r) => { const s = titleSettlement(r.events); return s ? [s.wait_ms] : []; });
+    const bodyWaits = items.flatMap((r) => { const s = bodyStability(r.events); return s ? [s.wait_ms] : []; });
+    return {
+      sample, browser,
+      n: items.length,
+      dcl_n: dcl.length,
+      title_changed_n: count(items, (r) => changed(r, 'title')),
+      body_changed_n: count(items, (r) => changed(r, 'body')),
+      title_settled_n: titleWaits.length,
+      body_stable_n: bodyWaits.length,
+      median_dcl_ms: median(dcl),
+      median_title_wait_ms: median(titleWaits),
+      median_body_wait_ms: median(bodyWaits),
+    };
+  });
 
   out.evidence_latency = groupBy(verdicts, (v) => [v.arm, v.browser, v.policy]).map(({ key: [arm, browser, policy], items }) => {
     const values = items.flatMap((v) => (v.latency_ms === null ? [] : [v.latency_ms]));
@@ -241,6 +305,12 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   }));
 
   return out;
+}
+
+/** The first title or body sample at or after domcontentloaded, or undefined when there is none. */
+function firstAtDcl(events: readonly TimelineEvent[], kind: 'title' | 'body'): string | undefined {
+  const dcl = events.find((e) => e.source === 'dom' && e.type === 'domcontentloaded');
+  return dcl ? samples(events, kind).find((s) => s.t_ms >= dcl.t_ms)?.value : undefined;
 }
 
 /** Checks the recount makes before anything is counted; each problem names its file and line. */

@@ -17,8 +17,9 @@ export interface TableDef {
   title: string;
   /** where the paper's reader finds what made this table */
   query: string;
-  /** 'sql': a query in analysis/queries, recounted in TypeScript; 'ts': computed in TypeScript only */
-  source: 'sql' | 'ts';
+  /** 'sql': a query in analysis/queries, recounted in TypeScript; 'ts': computed in TypeScript only from the rows;
+   *  'record': computed from the record around the rows (ledger, preregs, data/excluded, data/runs.jsonl) */
+  source: 'sql' | 'ts' | 'record';
   keys: string[];
   /** integers and exact values (strings, booleans) that must agree exactly */
   counts: string[];
@@ -42,6 +43,14 @@ const asVtsFc = (n = 'n'): RateSpec[] => [
   { name: 'fc', k: 'fc_n', n },
 ];
 const pairCounts = ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'];
+/** Arm B's counts (trials, cases, truth, accepts, errors) and its two rates */
+const productionColumns = {
+  counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
+  rates: [
+    { name: 'accept', k: 'accept_n', n: 'n' },
+    { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
+  ],
+};
 
 export const tables: TableDef[] = [
   sqlTable({
@@ -91,7 +100,7 @@ export const tables: TableDef[] = [
     title: 'Table V. Planning pilot: ordinary versus reliability-oriented prompt (arm pilot)',
     keys: ['browser', 'prompt', 'layer'],
     counts: ['n', 'as_n', 'vts_n', 'fc_n'],
-    measures: ['mean_actions', 'mean_latency_ms'],
+    measures: ['mean_actions', 'mean_latency_ms', 'mean_steps', 'mean_planning_ms', 'mean_tokens'],
     rates: asVtsFc(),
   }),
   sqlTable({
@@ -116,6 +125,13 @@ export const tables: TableDef[] = [
     measures: ['min_abs_margin_ms'],
   }),
   sqlTable({
+    name: 'layers_state_successes',
+    title: 'State conditions passed by a policy that does not re-read the saved state, by name (amendment 5: slow returns)',
+    keys: ['arm', 'browser', 'policy', 'condition_id'],
+    counts: ['severity', 'timing_sensitive'],
+    measures: ['elapsed_ms', 'timing_margin_ms'],
+  }),
+  sqlTable({
     name: 'evidence_confusion',
     title: 'Evidence policies: false accepts among failures and false rejects among successes',
     keys: ['arm', 'browser', 'policy'],
@@ -136,11 +152,27 @@ export const tables: TableDef[] = [
     name: 'evidence_production',
     title: 'Production arm (arm-b): accepts per case kind and policy against the frozen direct-HTTP labels',
     keys: ['browser', 'kind', 'policy'],
-    counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
-    rates: [
-      { name: 'accept', k: 'accept_n', n: 'n' },
-      { name: 'false_accept', k: 'false_accept_n', n: 'failures' },
-    ],
+    ...productionColumns,
+  }),
+  sqlTable({
+    name: 'evidence_production_samples',
+    title: 'Production arm (arm-b) per sample: accepts and false accepts per case kind and policy, each sample and browser apart',
+    keys: ['sample', 'browser', 'kind', 'policy'],
+    ...productionColumns,
+  }),
+  sqlTable({
+    name: 'evidence_production_engines',
+    title: 'Production arm (arm-b) in two engines: Firefox and Chromium on the same trials, per sample and policy',
+    keys: ['sample', 'policy', 'browser_a', 'browser_b'],
+    counts: pairCounts,
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
+    name: 'evidence_production_waits',
+    title: 'Production arm (arm-b): rendering after domcontentloaded and settlement waits (ms)',
+    keys: ['sample', 'browser'],
+    counts: ['n', 'dcl_n', 'title_changed_n', 'body_changed_n', 'title_settled_n', 'body_stable_n'],
+    measures: ['median_dcl_ms', 'median_title_wait_ms', 'median_body_wait_ms'],
   }),
   sqlTable({
     name: 'evidence_latency',
@@ -187,7 +219,29 @@ export const tables: TableDef[] = [
     measures: [],
     rates: [],
   },
+  {
+    name: 'evidence_production_exploratory',
+    title: 'Production arm (arm-b): what the exploratory settlement rules would accept among the semantic HTTP-200 negatives',
+    query: 'analysis/production-exploratory.ts',
+    source: 'ts',
+    keys: ['sample', 'browser'],
+    counts: ['trials', 'semantic_negative_n', 'title_settled_semantic_accept_n', 'body_stable_semantic_accept_n'],
+    measures: [],
+    rates: [],
+  },
+  recordTable('deviations_amendments', 'Deviations: every preregistration and amendment, when it was frozen, and what the record shows preceded it',
+    ['prereg'], ['id', 'study', 'arm', 'relation', 'ledger_seq', 'frozen_at', 'record_trigger', 'trigger_runs', 'declared_trigger', 'registered_rows_before', 'registered_runs_before', 'changes']),
+  recordTable('deviations_runs', 'Deviations: every run file, its sessions, and how it differs from its successor',
+    ['file'], ['run_id', 'study', 'arm', 'browser', 'status', 'rows', 'first_row_at', 'last_row_end_at', 'ledger_seqs', 'sessions', 'sessions_inferred', 'commits', 'code_changed_between_sessions', 'load', 'exits', 'reason', 'successor', 'shared_outcomes', 'outcome_differences_n', 'outcome_differences']),
+  recordTable('deviations_overlaps', 'Deviations: runs that ran at the same time',
+    ['run_a', 'run_b'], ['status_a', 'status_b', 'overlap_from', 'overlap_to', 'overlap_s', 'rows_a_in_overlap', 'rows_b_in_overlap']),
+  recordTable('deviations_gaps', 'Deviations: what the record of each registered arm cannot show',
+    ['study', 'arm', 'browser'], ['registered_runs', 'earlier_attempts_kept', 'runs_with_session_log', 'attempts_lost_possible', 'resumed_under_later_freeze']),
 ];
+
+function recordTable(name: string, title: string, keys: string[], counts: string[]): TableDef {
+  return { name, title, query: 'analysis/deviations.ts', source: 'record', keys, counts, measures: [], rates: [] };
+}
 
 export function tableDef(name: string): TableDef {
   const def = tables.find((t) => t.name === name);

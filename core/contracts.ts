@@ -68,6 +68,40 @@ export interface LayersFields {
   boundary?: "save" | "return" | "action";
   prompt?: "ordinary" | "reliability";
   plan_id?: string;
+  /**
+   * what the agent said when it returned (pilot: the plan's stop step, or done when it ran to its end); null when it gave no claim (see error)
+   */
+  claim?: {
+    done: boolean;
+    message?: string;
+  } | null;
+  /**
+   * pilot: plan steps executed, each run of a step jumped back to counted
+   */
+  steps?: number;
+  /**
+   * pilot: the executed steps in order, with their start (ms after the plan began) and duration
+   */
+  executed?: {
+    index: number;
+    action: string;
+    ok: boolean;
+    t_ms: number;
+    ms: number;
+    note?: string;
+  }[];
+  /**
+   * pilot: the model that made the plan, as its server reported it (null when it did not)
+   */
+  model?: string | null;
+  /**
+   * pilot: the time the model took to answer with the plan (from the plan file)
+   */
+  planning_ms?: number;
+  /**
+   * pilot: total tokens of the planning request as the server reported them; null when it did not
+   */
+  tokens?: number | null;
   error?: string | null;
 }
 
@@ -264,6 +298,16 @@ export type ProductionManifest = {
    */
   repetitions: number;
   /**
+   * A logged-in session prepared outside the browser by the site's own script. The browser context gets its cookies; the labeler sends its cookies (by path) and headers. The file holds secrets, so it lives in the site's state folder, never in the manifest.
+   */
+  session?: {
+    /**
+     * the session file, relative to the code checkout (ARM_B_SESSION overrides): {"cookies": [{name, value, path}], "headers": {…}}
+     */
+    file: string;
+    description?: string;
+  };
+  /**
    * @minItems 1
    */
   cases: ProductionCase[];
@@ -287,7 +331,7 @@ export interface ProductionCase {
 }
 
 /**
- * A predicate on the final HTTP response, stated as data. `text` is the body's visible text (script, style, noscript and template elements, comments and tags removed, entities decoded, whitespace collapsed); `title` is the <title>; `body` is the raw body. No CSS selectors.
+ * A predicate on the final HTTP response, stated as data. `text` is the body's visible text (script, style, noscript and template elements, comments and tags removed, entities decoded, whitespace collapsed); `title` is the <title>; `body` is the raw body; `api` tests the JSON of another GET on the origin (the application's API). No CSS selectors.
  */
 export type Predicate =
   | {
@@ -321,6 +365,9 @@ export type Predicate =
       title: StringTest;
     }
   | {
+      api: ApiTest;
+    }
+  | {
       body: StringTest;
     };
 
@@ -329,6 +376,29 @@ export interface StringTest {
   contains?: string;
   not_contains?: string;
   ignore_case?: boolean;
+}
+
+/**
+ * A test on the JSON of the application's own API, fetched by the labeler with a separate direct GET (for a client-rendered page, what the API says is the direct evidence of what the page should show). `pointer` (RFC 6901, default the whole document) picks a value; a string is tested as it is, anything else as its JSON text. A body that is not JSON, or a pointer that leads nowhere, fails the test.
+ */
+export type ApiTest = {
+  [k: string]: unknown;
+} & {
+  /**
+   * absolute, on the manifest's origin
+   */
+  url: string;
+  status?: StatusTest;
+  pointer?: string;
+  value?: StringTest;
+};
+
+export interface StatusTest {
+  equals?: number;
+  /**
+   * @minItems 1
+   */
+  in?: number[];
 }
 
 // ── schemas/production-labels.schema.json
@@ -370,6 +440,15 @@ export interface CaseLabel {
   body_sha256: string;
   body_bytes: number;
   title?: string;
+  /**
+   * the API responses the predicate's `api` clauses were tested on, one direct GET each
+   */
+  api?: {
+    url: string;
+    status: number;
+    body_sha256: string;
+    body_bytes: number;
+  }[];
   /**
    * each leaf clause of the predicate, in order, with whether it held
    */
@@ -421,13 +500,30 @@ export type PreregFrontMatter = {
   arm: "main" | "horizon" | "pilot" | "controlled" | "arm-a" | "arm-b";
   version: string;
   /**
-   * the id of the prereg or amendment this one amends
+   * the id of the prereg or amendment this one amends and replaces as the protocol in force
    */
   supersedes?: string | null;
+  /**
+   * a reporting amendment: the id of the prereg it adds to without replacing it (never the protocol in force)
+   */
+  amends?: string | null;
+  /**
+   * what prompted it: a smoke run, a test, a registered attempt (its run id), an audit, a commit; the deviations section shows it beside what the record says
+   */
+  trigger?: string | null;
+  /**
+   * what the study promises to report: NAME (a table of analysis/out, shown in the paper) or NAME.COLUMN (a quantity: that column, shown in the paper); make verify fails on any that is missing
+   *
+   * @minItems 1
+   */
+  promises?: string[] | null;
   title?: string;
 };
 
 // ── schemas/run-log.schema.json
+/**
+ * Append-only. A resumed run writes a new start/end pair under the same run_id, so a code change between sessions shows as two commits. The deviations section (analysis/deviations.ts) reads it.
+ */
 export type RunLogLine = {
   schema: "run-log/1";
   event: "start" | "end";
@@ -437,7 +533,7 @@ export type RunLogLine = {
   session: string;
   run_id: string;
   study: "layers" | "evidence";
-  arm: string;
+  arm: "main" | "horizon" | "pilot" | "agent" | "controlled" | "arm-a" | "arm-b";
   browser: "chromium" | "firefox";
   /**
    * the run file, relative to the root

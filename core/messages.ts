@@ -11,6 +11,10 @@ export const messages = {
   verifyOk: (checks: number) => `OK (${checks} checks)`,
   verifyFailed: (count: number) => `verify failed: ${count} problem${count === 1 ? '' : 's'}`,
   // analysis: make reanalyze, make figures, make paper
+  analysisOutOfDate: (dir: string, manifest: string, names: string[]) =>
+    `${dir}: ${names.length} file${names.length === 1 ? ' is' : 's are'} out of date (${names.length > 4 ? names.slice(0, 4).join(', ') + `, and ${names.length - 4} more` : names.join(', ')}): ` +
+    `they still match ${manifest}, but what they are made from now gives other bytes (data/raw after a run or a --redo; data/excluded, data/runs.jsonl, the ledger or prereg/ for the deviations tables). ` +
+    `Next: make reanalyze figures, then make verify`,
   reanalyzeNoData: () => 'no registered rows under data/raw yet: every table is written with its columns and no rows',
   reanalyzeRead: (layers: number, layerFiles: number, evidence: number, evidenceFiles: number) =>
     `read ${layers} layers rows from ${layerFiles} file${layerFiles === 1 ? '' : 's'} and ${evidence} evidence rows from ${evidenceFiles} file${evidenceFiles === 1 ? '' : 's'}`,
@@ -24,6 +28,27 @@ export const messages = {
   paperWrote: (files: string[]) => `wrote ${files.join(', ')}`,
   paperMissingTable: (table: string) => `the paper needs analysis/out/${table}.json: run make reanalyze first`,
   paperUnknownPlaceholder: (where: string, text: string) => `${where}: unknown placeholder ${text}`,
+  // bin/rstackbench (pipeline/cli/dispatch.ts)
+  cli: {
+    noVerb: (list: string) => `usage: rstackbench <verb> [options]   (rstackbench <verb> --help for a verb's options)\n\n${list}`,
+    unknownVerb: (verb: string, list: string) => `unknown verb ${JSON.stringify(verb)}; the verbs are:\n\n${list}`,
+    noScript: (verb: string, script: string) => `verb ${verb}: its script ${script} does not exist (pipeline/verbs.json is out of date)`,
+    recordChanged: (count: number, inputs: string[]) =>
+      `${inputs.join(', ')} changed (${count} file${count === 1 ? '' : 's'} written, grown or moved): the tables and figures are made from ${inputs.length === 1 ? 'it' : 'them'} and no longer match.\n` +
+      `Next: make reanalyze figures (or: rstackbench reanalyze && rstackbench figures), then make verify`,
+  },
+  // the planning pilot (pipeline/pilot/)
+  pilot: {
+    endpoint: 'set PILOT_BASE_URL to an OpenAI-compatible chat-completions base URL (e.g. http://127.0.0.1:11434/v1 for Ollama, ' +
+      'http://127.0.0.1:8080/v1 for llama.cpp\'s server) and PILOT_MODEL to the model\'s name; PILOT_API_KEY if the server needs one',
+    noEndpoint: () => `no planning endpoint: ${messages.pilot.endpoint}. ` +
+      'Without any model, a published plan file can be executed instead: make run-pilot PLANS=data/plans/<run>.jsonl',
+    noFrozenPlans: () => 'no frozen plans to execute: the ledger head holds no file under data/plans/. ' +
+      `To make plans, ${messages.pilot.endpoint}, then make pilot-plans and make freeze; ` +
+      'to re-execute a published plan file, put it under data/plans/, make freeze, then make run-pilot PLANS=data/plans/<run>.jsonl',
+    plansUnfrozen: (file: string) => `refusing to run: ${file} is not in the ledger head; plans are executed only once frozen (put the file under data/plans/, then make freeze REASON="pilot plans")`,
+    skipped: () => 'the planning pilot is skipped: no frozen plans here (set PILOT_BASE_URL and PILOT_MODEL, then make pilot-plans and make freeze)',
+  },
   armB: {
     noManifest: (file: string) => `no production manifest at ${file}; the default one is data/tasks/arm-b/manifest.json (ARM_B_MANIFEST=path picks another)`,
     refused: (url: string, reason: 'method' | 'host') =>

@@ -23,6 +23,7 @@ export const paths = {
   data: () => path.join(root(), 'data'),
   tasks: () => path.join(root(), 'data', 'tasks'),
   labels: () => path.join(root(), 'data', 'labels'),
+  plans: () => path.join(root(), 'data', 'plans'),
   raw: () => path.join(root(), 'data', 'raw'),
   rawArm: (study: string, arm: string) => path.join(root(), 'data', 'raw', study, arm),
   excluded: () => path.join(root(), 'data', 'excluded'),
@@ -38,11 +39,12 @@ export const paths = {
   fixtures: () => path.join(codeRoot, 'fixtures'),
 };
 
-/** The inputs a freeze covers: preregistrations, task definitions and truth labels. */
+/** The inputs a freeze covers: preregistrations, task definitions, truth labels and the pilot's plans. */
 export const frozenRoots = () => [
   { dir: paths.prereg(), pattern: /^[^/]+\.md$/ }, // prereg/*.md (drafts in subfolders are not frozen)
   { dir: paths.tasks(), pattern: /.*/ },
   { dir: paths.labels(), pattern: /.*/ },
+  { dir: paths.plans(), pattern: /\.jsonl$/ }, // the planning pilot's plans, frozen before any is executed
 ];
 
 /** A path as the ledger and manifests spell it: relative to the root, with forward slashes. */

@@ -2,12 +2,18 @@
 // analysis/out and figures/out, written to paper/build/paper.html. It reads nothing else: every
 // number in the output comes from a table the reanalysis wrote.
 //
-//   paper/paper.html + paper/explanations.json + analysis/out/*.json + figures/out/*.svg ──▶ paper/build/paper.html
+//   paper/paper.html + paper/explanations.json + paper/source-values.json
+//     + analysis/out/*.json + figures/out/*.svg ──▶ paper/build/paper.html
+//
+// The explanations are our words and may hold placeholders themselves ({{value ...}}): a number in
+// a sentence is bound like any other. The source papers enter only as numbers (source-values.json),
+// shown beside ours in {{compare GROUP}} tables, never as their sentences.
 import fs from 'node:fs';
 import path from 'node:path';
 import { codeRoot, paths } from '../core/paths.ts';
 import { RStackError } from '../core/errors.ts';
 import { messages } from '../core/messages.ts';
+import { validate } from '../core/validate.ts';
 type Cell = string | number | boolean | null;
 type TableRow = Record<string, Cell>;
 interface CatalogEntry { table: string; rates: { name: string; k: string; n: string }[] }
@@ -15,15 +21,28 @@ import { escapeHtml, formatValue, matches, parsePlaceholder, parseWhere, type Pl
 
 export const paperSource = path.join(codeRoot, 'paper', 'paper.html');
 export const explanationsFile = path.join(codeRoot, 'paper', 'explanations.json');
+export const sourceValuesFile = path.join(codeRoot, 'paper', 'source-values.json');
 
-export interface BuildOptions { source?: string; dataDir?: string; figuresDir?: string; explanations?: Record<string, string> }
+export interface SourceValue {
+  group: string; paper: string; section: string; figure: string; value: number; format: string;
+  ours: { table: string; column: string; where: string };
+}
+export interface SourceValues { about: string; papers: Record<string, { title: string }>; values: SourceValue[] }
+
+export function readSourceValues(file = sourceValuesFile): SourceValues {
+  return validate<SourceValues>('source-values', JSON.parse(fs.readFileSync(file, 'utf8')), { file: path.relative(codeRoot, file) });
+}
+
+export interface BuildOptions { source?: string; dataDir?: string; figuresDir?: string; explanations?: Record<string, string>; sourceValues?: SourceValues }
 export interface BuiltPaper {
   html: string;
-  /** the tables shown, by name, in order, and the heading each was shown under */
-  tables: { name: string; heading: string; rows: number }[];
+  /** the tables shown, by name, in order, and the heading each was shown under; `empty` says why a table has no rows */
+  tables: { name: string; heading: string; rows: number; empty?: string }[];
   figures: string[];
   /** differences shown without their explanation, and other things a reader should know */
   warnings: string[];
+  /** the groups of source figures shown beside ours */
+  comparisons: string[];
 }
 
 interface TableJson { table: string; title: string; query: string; columns: string[]; rows: TableRow[] }
@@ -34,7 +53,8 @@ export function buildPaper(options: BuildOptions = {}): BuiltPaper {
   const figuresDir = options.figuresDir ?? paths.figuresOut();
   const explanations: Record<string, string> = options.explanations ?? JSON.parse(fs.readFileSync(explanationsFile, 'utf8'));
   const source = fs.readFileSync(sourceFile, 'utf8');
-  const built: BuiltPaper = { html: '', tables: [], figures: [], warnings: [] };
+  const sourceValues = options.sourceValues ?? readSourceValues();
+  const built: BuiltPaper = { html: '', tables: [], figures: [], warnings: [], comparisons: [] };
   const cache = new Map<string, TableJson>();
   let catalog: Map<string, CatalogEntry> | undefined;
   const tableDef = (name: string): CatalogEntry => {
@@ -112,8 +132,12 @@ export function buildPaper(options: BuildOptions = {}): BuiltPaper {
           built.warnings.push(`paper: the difference "${key}" has data but no explanation yet (paper/explanations.json)`);
           return `<span class="explain missing">Not yet explained: our numbers and the source paper's stand side by side above; the explanation belongs in paper/explanations.json under "${escapeHtml(key)}".</span>`;
         }
-        return `<span class="explain">${escapeHtml(text)}</span>`;
+        // the explanation's own placeholders are bound like the paper's: escape the words, fill the rest
+        const parts = text.split(/(\{\{[^}]*\}\})/);
+        const html = parts.map((part) => (/^\{\{[^}]*\}\}$/.test(part) ? render(parsePlaceholder(part.slice(2, -2).trim())) : escapeHtml(part))).join('');
+        return `<span class="explain">${html}</span>`;
       }
+      case 'compare': return renderComparison(p);
       default: throw new Error(messages.paperUnknownPlaceholder('paper/paper.html', `{{${p.text}}}`));
     }
   };
@@ -128,7 +152,7 @@ export function buildPaper(options: BuildOptions = {}): BuiltPaper {
       const base = c.endsWith('%') ? `${c.slice(0, -1)}_rate` : c;
       if (!t.columns.includes(base)) throw new Error(`{{${p.text}}}: table ${name} has no column ${base}`);
     }
-    built.tables.push({ name, heading, rows: rows.length });
+    built.tables.push({ name, heading, rows: rows.length, ...(rows.length ? {} : { empty: whyEmpty(t, p.options.where) }) });
     const id = `table-${name}-${built.tables.filter((x) => x.name === name).length}`;
     const filter = p.options.where ? ` (rows where ${escapeHtml(p.options.where.replaceAll(':', ' = ').replaceAll(',', ', '))})` : '';
     const provenance = `<p class="provenance">Made by <a href="../../${escapeHtml(t.query)}">${escapeHtml(t.query)}</a> from <code>data/raw</code>${filter}; the full table is <code>analysis/out/${escapeHtml(name)}.json</code> (and <code>.csv</code>).</p>`;
@@ -143,6 +167,42 @@ export function buildPaper(options: BuildOptions = {}): BuiltPaper {
       return `<td${typeof v === 'number' ? ' class="num"' : ''}>${formatValue(v, c === 'p_mcnemar' ? 'p' : 'num')}</td>`;
     }).join('')}</tr>`).join('\n');
     return `<section class="table" id="${id}"><h3>${escapeHtml(heading)}</h3>${provenance}<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></section>`;
+  };
+
+  // the source's figure beside ours and the difference (ours minus theirs), one row per figure
+  const renderComparison = (p: Placeholder): string => {
+    const group = p.args[0]!;
+    const entries = sourceValues.values.filter((v) => v.group === group);
+    if (!entries.length) throw new Error(`{{${p.text}}}: paper/source-values.json has no figure in group ${group}`);
+    const fmt = (value: number | null, format: string) => (value === null ? '–' : format === 'int' ? String(value) : format === 'num' ? value.toFixed(2) : formatValue(value, format));
+    const rows = entries.map((e) => {
+      const paper = sourceValues.papers[e.paper];
+      if (!paper) throw new Error(`paper/source-values.json: ${e.figure}: no paper ${e.paper}`);
+      const t = load(e.ours.table);
+      if (!t.columns.includes(e.ours.column)) throw new Error(`paper/source-values.json: ${e.figure}: table ${e.ours.table} has no column ${e.ours.column}`);
+      const matched = rowsOf(e.ours.table, e.ours.where);
+      if (matched.length > 1) throw new Error(`paper/source-values.json: ${e.figure}: ${e.ours.table} where=${e.ours.where} matches ${matched.length} rows`);
+      const cell = matched[0]?.[e.ours.column];
+      const ours = typeof cell === 'number' ? cell : null;
+      const difference = ours === null ? null : Math.round((ours - e.value) * 1e6) / 1e6;
+      const diffText = difference === null ? '–' : e.format === 'pct' ? `${difference >= 0 ? '+' : ''}${(100 * difference).toFixed(1)} points` : `${difference >= 0 ? '+' : ''}${fmt(difference, e.format === 'p' ? 'num' : e.format)}`;
+      return `<tr><td>${escapeHtml(e.figure)}</td><td>${escapeHtml(e.section)}</td><td class="num">${fmt(e.value, e.format)}</td><td class="num">${ours === null ? '<span class="nodata">no data</span>' : fmt(ours, e.format)}</td><td class="num">${diffText}</td></tr>`;
+    });
+    const titles = [...new Set(entries.map((e) => sourceValues.papers[e.paper]!.title))];
+    built.comparisons.push(group);
+    return `<section class="compare" id="compare-${escapeHtml(group)}"><table><caption>Source: <cite>${titles.map(escapeHtml).join('</cite>; <cite>')}</cite> (figures from <code>paper/source-values.json</code>); ours from <code>analysis/out</code> (${[...new Set(entries.map((e) => e.ours.table))].map((n) => `<code>${escapeHtml(n)}</code>`).join(', ')}).</caption><thead><tr><th>figure</th><th>source section</th><th>source</th><th>ours</th><th>ours − source</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></section>`;
+  };
+
+  // why a table shows no rows: its arm has no registered data yet (the inventory says), or its query finds none
+  const whyEmpty = (t: TableJson, where?: string): string => {
+    const arm = /\(arm ([\w-]+)/.exec(t.title)?.[1];
+    const inventory = load('data_inventory').rows;
+    if (arm && !inventory.some((r) => r.arm === arm)) {
+      const study = t.table.startsWith('layers_') ? 'layers' : t.table.startsWith('evidence_') ? 'evidence' : null;
+      return `no registered data of ${study ? `study ${study}, ` : ''}arm ${arm} yet: that arm has not been run`;
+    }
+    if (!t.rows.length) return 'its query finds no rows in the registered data';
+    return `no rows match where=${where}`;
   };
 
   const renderFigure = (p: Placeholder): string => {

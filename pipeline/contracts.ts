@@ -16,7 +16,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string> }[
   { file: 'trace', defs: { header: 'TraceHeader', layers: 'LayersFields', evidence: 'EvidenceFields', event: 'TimelineEvent', verdict: 'Verdict' } },
   { file: 'layers-task', root: 'LayersTask', defs: { entity: 'Entity' } },
   { file: 'evidence-task', root: 'EvidenceTask', defs: { endpoint: 'EvidenceEndpoint' } },
-  { file: 'production-manifest', root: 'ProductionManifest', defs: { case: 'ProductionCase', predicate: 'Predicate', stringTest: 'StringTest' } },
+  { file: 'production-manifest', root: 'ProductionManifest', defs: { case: 'ProductionCase', predicate: 'Predicate', stringTest: 'StringTest', apiTest: 'ApiTest', statusTest: 'StatusTest' } },
   { file: 'production-labels', root: 'ProductionLabels', defs: { label: 'CaseLabel' } },
   { file: 'ledger-entry', root: 'LedgerEntry' },
   { file: 'manifest-line', root: 'ManifestLine' },

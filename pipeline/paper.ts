@@ -38,7 +38,9 @@ if (import.meta.url === `file://${process.argv[1]}`) await main({
       written.push(rel(pdf));
     }
     for (const w of built.warnings) log({ kind: 'warn', message: w });
-    const empty = built.tables.filter((t) => t.rows === 0).length;
-    log({ kind: 'info', message: `${messages.paperWrote(written)}: ${built.tables.length} tables (${empty} without data yet), ${built.figures.length} figures` });
+    const empty = built.tables.filter((t) => t.rows === 0);
+    log({ kind: 'info', message: `${messages.paperWrote(written)}: ${built.tables.length} tables (${empty.length} without data yet), ${built.figures.length} figures` });
+    // which tables are empty, and why: a reader should not have to guess (the pilot, say, not yet run)
+    for (const t of empty) log({ kind: 'info', message: `  no data: ${t.name} — ${t.empty}` });
   },
 });

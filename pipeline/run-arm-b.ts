@@ -29,6 +29,7 @@ import { labelManifest } from './evidence/arm-b/labeler.ts';
 import { protocolChain } from './evidence/arm-b/protocol.ts';
 import { excludeSuperseded, preflight } from './evidence/arm-b/preflight.ts';
 import { defaultWindowMs, recordTrial } from './evidence/arm-b/recorder.ts';
+import { contextCookies, readSession } from './evidence/arm-b/session.ts';
 
 export interface RunOptions {
   browser?: BrowserName;
@@ -108,6 +109,8 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
         subset = `^(${picked.map((t) => escapeRegExp(conditionId(manifest, t.c.id, t.rep))).join('|')})$`;
       }
       const truth = new Map(labels.cases.map((l) => [l.case_id, l.truth]));
+      const session = readSession(manifest);
+      const cookies = session ? contextCookies(session, manifest.origin) : undefined;
       log({ kind: 'info', message: `arm-b: protocol ${protocol.id} (v${protocol.version}, ${protocol.file}); policies ${protocol.policies.join(', ')}` });
       log({ kind: 'info', message: `arm-b: ${rel(ready.manifestFile)} on ${manifest.origin}` });
       return {
@@ -115,7 +118,7 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
         only: subset,
         runUnit: async ({ c, rep }, ctx) => {
           const startedAt = new Date().toISOString();
-          const trial = await recordTrial(ctx.browser.browser, { url: c.url, origin: manifest.origin, windowMs: options.windowMs ?? defaultWindowMs });
+          const trial = await recordTrial(ctx.browser.browser, { url: c.url, origin: manifest.origin, windowMs: options.windowMs ?? defaultWindowMs, cookies });
           return {
             condition_id: conditionId(manifest, c.id, rep),
             policy: protocol.id,

@@ -4,6 +4,7 @@
 //   3. data/raw and data/excluded equal manifests/data.sha256 (also checkable with `sha256sum -c`)
 //   4. every registered run: rows valid, its ledger_head in the ledger, frozen before its first row
 //   5. analysis/out and figures/out: regenerated from data/raw, equal to manifests/tables|figures.sha256
+//   6. every output a prereg promises (front matter `promises:`) is in analysis/out and in the paper
 // Prints OK, or each problem with its file; exits 1 on any problem.
 import path from 'node:path';
 import { main } from '../core/cli.ts';
@@ -16,6 +17,7 @@ import { checkPreregs } from './kernel/prereg.ts';
 import { checkManifest, dataFiles } from './kernel/manifest.ts';
 import { listFiles } from './kernel/files.ts';
 import { verifyAnalysis } from './kernel/verify-analysis.ts';
+import { promiseProblems } from './kernel/promises.ts';
 
 interface TraceHead { run_id: string; ledger_head: string; started_at: string }
 
@@ -90,6 +92,12 @@ export async function verify(): Promise<VerifyReport> {
     check(await verifyAnalysis());
   } catch (error) {
     check([`reanalysis failed: ${(error as Error).message}`]);
+  }
+  // 6. the registered outputs: each promise of a prereg kept in analysis/out and in the paper
+  try {
+    check(promiseProblems());
+  } catch (error) {
+    check([(error as Error).message]);
   }
   return { checks, problems };
 }

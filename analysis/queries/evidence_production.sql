@@ -5,13 +5,7 @@ SELECT
   browser,
   scenario AS kind,
   policy,
-  count(*)::INTEGER AS n,
-  count(DISTINCT case_id)::INTEGER AS cases,
-  count_if(truth = 'success')::INTEGER AS successes,
-  count_if(truth = 'failure')::INTEGER AS failures,
-  count_if(accept)::INTEGER AS accept_n,
-  count_if(truth = 'failure' AND accept)::INTEGER AS false_accept_n,
-  count_if(truth = 'success' AND NOT accept)::INTEGER AS false_reject_n
+  UNNEST(production_counts(case_id, truth, accept))
 FROM evidence_verdicts
 WHERE arm = 'arm-b'
 GROUP BY browser, scenario, policy

@@ -1,11 +1,12 @@
 // The hard instrumentation gates (prereg/evidence-controlled.md, "Gates"): checks that the
 // recorded events show each scenario's mechanism, whatever the policies decided. A smoke run must
 // pass every gate before the registered run; the registered run reports them too. They read only
-// recorded events and the task's target contract, never the verdicts or the truth.
+// recorded events — the target contract too, declared on the dispatch event (the one way it travels
+// from the task to every reader) — never the verdicts or the truth.
 import { chainsOf, correlate, windowOf } from './correlate.ts';
-import { pathOf, type EvidenceEvent, type TargetContract } from './events.ts';
+import { pathOf, targetOf, type EvidenceEvent } from './events.ts';
 
-export interface GateInput { condition_id: string; scenario: string; events: EvidenceEvent[]; target: TargetContract }
+export interface GateInput { condition_id: string; scenario: string; events: EvidenceEvent[] }
 
 export interface GateResult { id: string; description: string; checked: number; failed: string[] }
 
@@ -22,7 +23,7 @@ export const streamGapMs = 60;
 export const maxClockUncertaintyMs = 5;
 
 const correlated = (row: GateInput) => {
-  const c = correlate(row.events, row.target);
+  const c = correlate(row.events);
   return c.kind === 'correlated' ? c : null;
 };
 const find = (row: GateInput, source: string, type: string) => row.events.find((e) => e.source === source && e.type === type);
@@ -93,7 +94,8 @@ export const checks: Check[] = [
     applies: only('redirect'),
     holds: (row) => {
       const hops = correlated(row)?.chain.hops ?? [];
-      return hops.length >= 3 && pathOf(hops[0]!.url) !== row.target.path && pathOf(hops.at(-1)!.url) === row.target.path;
+      const path = targetOf(row.events)?.path;
+      return hops.length >= 3 && pathOf(hops[0]!.url) !== path && pathOf(hops.at(-1)!.url) === path;
     },
   },
   {

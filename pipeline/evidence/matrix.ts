@@ -59,10 +59,10 @@ export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, task
 }
 
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
-  const tasks = readTasks(options.tasksFile);
-  const result = await runArm(options, () => matrixPlan(options.arm, options.browser, tasks));
-  const byId = new Map(tasks.map((t) => [t.condition_id, t]));
-  const gates = runGates(result.rows.map((r) => ({ condition_id: r.condition_id, scenario: r.scenario, events: r.events, target: byId.get(r.condition_id)!.target })));
+  let tasks: EvidenceTask[] = [];
+  // the tasks are read after the gate: a changed task file is the gate's refusal (exit 3), not a parse error
+  const result = await runArm(options, () => matrixPlan(options.arm, options.browser, (tasks = readTasks(options.tasksFile))));
+  const gates = runGates(result.rows);
   return { file: result.file, rows: result.rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
 }
 

@@ -3,30 +3,28 @@ import path from 'node:path';
 
 export { listFiles } from '../../core/files.ts';
 
-/** Writes a file atomically: a temp file beside it, fsynced, then renamed over it. */
-export function writeFileAtomic(file: string, data: string): void {
+/** Writes data through a fresh descriptor opened with flags, fsynced before it is closed. */
+function writeSynced(file: string, flags: 'w' | 'a', data: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
+  const fd = fs.openSync(file, flags);
   try {
     fs.writeSync(fd, data);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Writes a file atomically: a temp file beside it, fsynced, then renamed over it. */
+export function writeFileAtomic(file: string, data: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeSynced(tmp, 'w', data);
   fs.renameSync(tmp, file);
 }
 
 /** Appends one line and fsyncs it before returning. */
 export function appendDurable(file: string, line: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const fd = fs.openSync(file, 'a');
-  try {
-    fs.writeSync(fd, line);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
+  writeSynced(file, 'a', line);
 }
 
 /** Runs fn while holding an exclusive lock file (O_EXCL), so two freezes never interleave. */

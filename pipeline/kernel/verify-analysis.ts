@@ -10,6 +10,7 @@ import { reanalyze } from '../../analysis/reanalyze.ts';
 import { rawFiles, studies } from '../../analysis/rows.ts';
 import { renderFigures } from '../../figures/render.ts';
 import { parseManifest } from './manifest.ts';
+import { messages } from '../../core/messages.ts';
 
 export interface VerifyAnalysisOptions { figures?: boolean }
 
@@ -19,18 +20,26 @@ async function compareWithManifest(manifest: string, dir: string, fresh: string,
   if (!fs.existsSync(manifest)) return [`${rel(manifest)} is missing: run make reanalyze figures and commit it`];
   const listed = new Map(parseManifest(manifest).map((l) => [l.file, l.sha256]));
   const prefix = rel(dir) + '/';
+  const outOfDate: string[] = [];
   for (const name of names) {
     const file = prefix + name;
     const sha = await sha256File(path.join(fresh, name));
     const want = listed.get(file);
-    if (!want) problems.push(`${file}: regenerated but not listed in ${rel(manifest)}`);
-    else if (want !== sha) problems.push(`${file}: regenerated from data/raw it differs from ${rel(manifest)}`);
     listed.delete(file);
     const onDisk = path.join(dir, name);
+    // out of date, not tampered: the file on disk still is the one its manifest lists, but data/raw
+    // now regenerates other bytes (a run or a --redo changed data/raw after the last reanalysis)
+    if (want && want !== sha && fs.existsSync(onDisk) && (await sha256File(onDisk)) === want) {
+      outOfDate.push(name);
+      continue;
+    }
+    if (!want) problems.push(`${file}: regenerated but not listed in ${rel(manifest)}`);
+    else if (want !== sha) problems.push(`${file}: regenerated from data/raw it differs from ${rel(manifest)}`);
     if (fs.existsSync(onDisk) && !fs.readFileSync(onDisk).equals(fs.readFileSync(path.join(fresh, name)))) {
       problems.push(`${file}: differs from what data/raw regenerates (run make reanalyze figures)`);
     }
   }
+  if (outOfDate.length) problems.push(messages.analysisOutOfDate(rel(dir), rel(manifest), outOfDate));
   for (const file of listed.keys()) problems.push(`${file}: listed in ${rel(manifest)} but no longer regenerated`);
   return problems;
 }

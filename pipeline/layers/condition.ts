@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import { now } from '../../fixtures/server.ts';
-import { performance } from 'node:perf_hooks';
+import { epochToProcess } from '../browser/clock.ts';
 import { layersApps } from '../../fixtures/layers/index.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { Actor } from './policies/actor.ts';
@@ -61,14 +61,15 @@ export async function runLayersTrace(options: {
   try {
     // AS is "a success indication was shown by the boundary": the page reports the first time one
     // is visible (it may be gone later, e.g. after a reload to read the summary).
-    // The page stamps the moment on its own clock (epoch ms); mapped onto this process's clock.
+    // The page stamps the moment on the wall clock (epoch ms), mapped onto the one process clock
+    // (pipeline/browser/clock.ts), as the evidence recorder maps Firefox's resource timing.
     let successShownAt: number | null = null;
     await context.exposeBinding('__rsbSuccessShown', (_source, epochMs: number) => {
-      successShownAt ??= epochMs - performance.timeOrigin;
+      successShownAt ??= epochToProcess(epochMs);
     });
     let revealedAt: number | null = null;
     await context.exposeBinding('__rsbRevealed', (_source, epochMs: number) => {
-      revealedAt ??= epochMs - performance.timeOrigin;
+      revealedAt ??= epochToProcess(epochMs);
     });
     await context.addInitScript({ content: watchPage });
     const page = await context.newPage();

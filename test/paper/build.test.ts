@@ -11,7 +11,8 @@ import { tables } from '../../analysis/tables.ts';
 import { verdictRegistry, type VerdictFn } from '../../analysis/verdicts.ts';
 import type { TimelineEvent } from '../../analysis/rows.ts';
 import { renderFigures } from '../../figures/render.ts';
-import { buildPaper, paperSource, writePaperHtml, type BuiltPaper } from '../../paper/build.ts';
+import { buildPaper, explanationsFile, paperSource, readSourceValues, writePaperHtml, type BuiltPaper } from '../../paper/build.ts';
+import { typedNumbers } from '../../paper/typed-numbers.ts';
 import { printPdf } from '../../pipeline/paper.ts';
 import { formatValue, parsePlaceholder, parseWhere } from '../../paper/template.ts';
 
@@ -64,16 +65,35 @@ test('placeholders parse, filter and format', () => {
   assert.equal(formatValue(null), '–');
 });
 
-test('the source types no number of ours: outside the quoted source papers there are no percentages, fractions or decimals', () => {
-  // design parameters written with their unit (the preregistered horizons "at 750 ms") are not results
-  const source = fs.readFileSync(paperSource, 'utf8')
-    .replace(/<style>[\s\S]*?<\/style>/, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<blockquote class="source"[\s\S]*?<\/blockquote>/g, '')
-    .replace(/\{\{[^}]*\}\}/g, '')
-    .replace(/\b\d+ ms\b/g, '');
-  const typed = source.match(/\d+(\.\d+)?\s*%|\b\d+\.\d{2,}\b|\b\d+\s*\/\s*\d+\b|\b\d{2,}\b/g);
-  assert.equal(typed, null, `numbers typed into paper/paper.html: ${typed?.join(', ')}`);
+test('the source types no number: no percentages, fractions, decimals or numbers of two or more digits in paper/paper.html', () => {
+  const typed = typedNumbers(fs.readFileSync(paperSource, 'utf8')).filter((t) => /\d/.test(t));
+  assert.deepEqual(typed, [], `numbers typed into paper/paper.html: ${typed.join(', ')}`);
+});
+
+test('the explanations are bound too: no number in digits or in words in paper/explanations.json', () => {
+  const explanations = JSON.parse(fs.readFileSync(explanationsFile, 'utf8')) as Record<string, string>;
+  for (const [key, text] of Object.entries(explanations)) {
+    const typed = typedNumbers(text);
+    assert.deepEqual(typed, [], `paper/explanations.json "${key}" types numbers: ${typed.join(', ')} (bind them with {{value ...}})`);
+  }
+  // a planted number word, a digit and a count in words are each caught
+  const planted = explanations['layers-overall']!.replace('Our selector-only passes', 'Our selector-only, two of the three policies, passes');
+  assert.deepEqual(typedNumbers(planted), ['two', 'three']);
+  assert.deepEqual(typedNumbers('it accepted all of the semantic negatives and 4 of its rows'), ['4', 'all of the']);
+});
+
+test('the explanations\' placeholders are filled from the tables, like the paper\'s', () => {
+  const withPlaceholder = buildPaper({ explanations: { 'layers-overall': 'Selector-only passed {{value layers_overall.vts_n where=browser:chromium,policy:selector-only fmt=int}} conditions.' } });
+  assert.match(withPlaceholder.html, /<span class="explain">Selector-only passed <span class="value">2<\/span> conditions\.<\/span>/);
+});
+
+test('the source papers appear as figures beside ours, never as their sentences', () => {
+  assert.doesNotMatch(fs.readFileSync(paperSource, 'utf8'), /<blockquote/);
+  const values = readSourceValues();
+  for (const group of new Set(values.values.map((v) => v.group))) assert.ok(built.comparisons.includes(group), `source figures of ${group} are not shown`);
+  // a figure of ours that exists is shown beside the source's with the difference; one that does not says so
+  assert.match(built.html, /<td>selector-only: VTS rate<\/td><td>Abstract<\/td><td class="num">[\d.]+%<\/td><td class="num">50\.0%<\/td><td class="num">[+-][\d.]+ points<\/td>/);
+  assert.match(built.html, /<td>pilot, ordinary prompt: VTS rate<\/td><td>Abstract<\/td><td class="num">[\d.]+%<\/td><td class="num"><span class="nodata">no data<\/span><\/td>/);
 });
 
 test('every analysis table is in the paper, with its heading and the query that made it', () => {
@@ -82,9 +102,11 @@ test('every analysis table is in the paper, with its heading and the query that 
   for (const name of expected) assert.ok(built.tables.some((t) => t.name === name), `table ${name} is not in the paper`);
   for (const t of built.tables) {
     assert.ok(built.html.includes(`<h3>${t.heading}</h3>`), `heading of ${t.name}`);
-    assert.ok(built.html.includes(`href="../../analysis/queries/${t.name}.sql"`) || t.name === 'evidence_verdict_check', `query link of ${t.name}`);
+    const query = tables.find((d) => d.name === t.name)!.query;
+    assert.ok(built.html.includes(`href="../../${query}"`), `query link of ${t.name} (${query})`);
   }
   assert.ok(built.html.includes('href="../../analysis/verdicts.ts"'));
+  assert.ok(built.html.includes('href="../../analysis/deviations.ts"'));
   assert.doesNotMatch(built.html, /\{\{|\}\}/);
   assert.equal(built.figures.length, 7);
 });
@@ -94,7 +116,10 @@ test('numbers come from the tables; missing data and missing explanations are sa
   assert.match(built.html, /selector-only reaches VTS on <span class="value">2\/4 = 50\.0% \(95% CI /);
   assert.match(built.html, /semantic-recovery alone on 2, selector-only alone on 1 of 4 pairs \(exact McNemar p = 1\)/);
   assert.match(built.html, /No registered data exists yet for arm <code>arm-b<\/code> of study <code>evidence<\/code>/);
-  assert.match(built.html, /No registered pilot rows exist yet/);
+  assert.match(built.html, /The planning pilot has not been run here/);
+  // an empty table says why: the pilot's arm has no registered data
+  assert.equal(built.tables.find((t) => t.name === 'layers_pilot')!.empty, 'no registered data of study layers, arm pilot yet: that arm has not been run');
+  assert.equal(built.tables.find((t) => t.name === 'layers_overall')!.empty, undefined);
   assert.ok(built.warnings.includes('paper: the difference "layers-overall" has data but no explanation yet (paper/explanations.json)'));
   assert.ok(!built.warnings.some((w) => w.includes('"evidence-arm-b"')), 'no warning where there is no data to compare');
   const withExplanation = buildPaper({ explanations: { 'layers-overall': 'Our selector-only control waits for nothing, as the source paper describes.' } });
@@ -113,7 +138,8 @@ test('the HTML and the PDF exist, and the PDF carries every table as a bookmark 
   for (const t of built.tables) {
     assert.ok(text.includes(`/Title (${pdfString(t.heading)})`), `the PDF outline lacks "${t.heading}"`);
   }
-  for (const name of new Set(built.tables.map((t) => t.name).filter((n) => n !== 'evidence_verdict_check'))) {
-    assert.match(text, new RegExp(`/URI \\(file://[^)]*/analysis/queries/${name}\\.sql\\)`), `the PDF lacks the link to ${name}.sql`);
+  for (const name of new Set(built.tables.map((t) => t.name))) {
+    const query = tables.find((d) => d.name === name)!.query;
+    assert.ok(text.includes(`/URI (file://`) && new RegExp(`/URI \\(file://[^)]*/${query.replace(/\./g, '\\.')}\\)`).test(text), `the PDF lacks the link to ${query}`);
   }
 });

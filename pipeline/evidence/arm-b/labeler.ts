@@ -8,8 +8,9 @@
 import { createHash } from 'node:crypto';
 import { RStackError } from '../../../core/errors.ts';
 import { messages } from '../../../core/messages.ts';
-import { evaluate, htmlTitle } from './predicate.ts';
+import { apiUrls, evaluate, htmlTitle } from './predicate.ts';
 import { refusal, type CaseLabel, type ProductionCase, type ProductionManifest } from './manifest.ts';
+import { cookieHeader, readSession, type Session } from './session.ts';
 
 export class RefusedRequest extends RStackError {
   constructor(readonly url: string, readonly reason: 'method' | 'host') {
@@ -22,7 +23,7 @@ export interface DirectResponse { status: number; finalUrl: string; redirects: A
 const maxRedirects = 5;
 
 /** GET url the way a plain HTTP client does, refusing any hop off the origin before sending it. */
-export async function fetchDirect(url: string, origin: string, timeoutMs = 15_000): Promise<DirectResponse> {
+export async function fetchDirect(url: string, origin: string, timeoutMs = 15_000, session: Session | null = null): Promise<DirectResponse> {
   const redirects: DirectResponse['redirects'] = [];
   let current = url;
   for (;;) {
@@ -33,7 +34,11 @@ export async function fetchDirect(url: string, origin: string, timeoutMs = 15_00
       res = await fetch(current, {
         method: 'GET',
         redirect: 'manual',
-        headers: { 'user-agent': 'rstackbench-labeler/1 (direct-http)', accept: 'text/html,*/*' },
+        headers: {
+          'user-agent': 'rstackbench-labeler/1 (direct-http)',
+          accept: 'text/html,*/*',
+          ...(session ? { ...session.headers, ...(cookieHeader(session, current) ? { cookie: cookieHeader(session, current)! } : {}) } : {}),
+        },
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (cause) {
@@ -62,9 +67,19 @@ export function kindMismatch(kind: ProductionCase['kind'], status: number, truth
   }
 }
 
-export async function labelCase(c: ProductionCase, origin: string): Promise<CaseLabel> {
-  const r = await fetchDirect(c.url, origin);
-  const { holds, clauses } = evaluate(c.predicate, { status: r.status, body: r.body });
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export async function labelCase(c: ProductionCase, origin: string, session: Session | null = null): Promise<CaseLabel> {
+  const r = await fetchDirect(c.url, origin, undefined, session);
+  // the application's API, one direct GET per URL the predicate names (after the page, as a browser would)
+  const api: NonNullable<CaseLabel['api']> = [];
+  const responses: Record<string, { status: number; body: string }> = {};
+  for (const url of apiUrls(c.predicate)) {
+    const a = await fetchDirect(url, origin, undefined, session);
+    responses[url] = { status: a.status, body: a.body };
+    api.push({ url, status: a.status, body_sha256: sha256(a.body), body_bytes: a.bytes });
+  }
+  const { holds, clauses } = evaluate(c.predicate, { status: r.status, body: r.body, api: responses });
   return {
     case_id: c.id,
     kind: c.kind,
@@ -73,21 +88,23 @@ export async function labelCase(c: ProductionCase, origin: string): Promise<Case
     status: r.status,
     final_url: r.finalUrl,
     redirects: r.redirects,
-    body_sha256: createHash('sha256').update(r.body).digest('hex'),
+    body_sha256: sha256(r.body),
     body_bytes: r.bytes,
     title: htmlTitle(r.body),
+    ...(api.length ? { api } : {}),
     clauses,
   };
 }
 
 export interface LabelingResult { labels: CaseLabel[]; mismatches: string[] }
 
-/** Labels every case in manifest order, one request at a time. */
+/** Labels every case in manifest order, one request at a time, in the manifest's session if it names one. */
 export async function labelManifest(m: ProductionManifest, onCase?: (label: CaseLabel) => void): Promise<LabelingResult> {
   const labels: CaseLabel[] = [];
   const mismatches: string[] = [];
+  const session = readSession(m);
   for (const c of m.cases) {
-    const label = await labelCase(c, m.origin);
+    const label = await labelCase(c, m.origin, session);
     labels.push(label);
     const wrong = kindMismatch(c.kind, label.status, label.truth);
     if (wrong) mismatches.push(`${c.id} (${c.kind}, ${c.url}): ${wrong}; ${label.clauses.map((k) => `${k.holds ? '✓' : '✗'} ${k.clause}`).join('; ')}`);

@@ -11,6 +11,7 @@ import { paths, rel } from '../../../core/paths.ts';
 import { validate } from '../../../core/validate.ts';
 import { ValidationError, UsageError } from '../../../core/errors.ts';
 import { messages } from '../../../core/messages.ts';
+import { apiUrls } from './predicate.ts';
 
 import type { CaseLabel, ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
 
@@ -56,6 +57,9 @@ export function readManifest(file: string): ProductionManifest {
     if (seen.has(c.id)) throw new ValidationError(rel(file), null, `cases.${i}.id`, `${c.id} is used twice`);
     seen.add(c.id);
     if (originOf(c.url) !== m.origin) throw new ValidationError(rel(file), null, `cases.${i}.url`, `${c.url} is not on the manifest's origin ${m.origin}`);
+    for (const u of apiUrls(c.predicate)) {
+      if (originOf(u) !== m.origin) throw new ValidationError(rel(file), null, `cases.${i}.predicate`, `the api URL ${u} is not on the manifest's origin ${m.origin}`);
+    }
   });
   return m;
 }

@@ -1,47 +1,104 @@
 // The semantic predicates of a production manifest, evaluated on a direct HTTP response. They
 // are data (schemas/production-manifest.schema.json): status tests, and string tests on the raw
-// body, the <title>, or the visible text. No CSS selectors and no browser: the labeler must not
-// share an instrument with the policies it will score.
+// body, the <title>, or the visible text, and tests on the JSON of the application's own API
+// (another GET on the origin: for a client-rendered page, what its API returns is the direct
+// evidence of what it should show). No CSS selectors and no browser: the labeler must not share
+// an instrument with the policies it will score.
 
-import type { Predicate, StringTest } from '../../../core/contracts.ts';
+import { decode } from 'html-entities';
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import type { ApiTest, Predicate, StatusTest, StringTest } from '../../../core/contracts.ts';
 
-export type { Predicate, StringTest } from '../../../core/contracts.ts';
+export type { ApiTest, Predicate, StatusTest, StringTest } from '../../../core/contracts.ts';
 
-export interface HttpResult { status: number; body: string }
+export interface HttpResult {
+  status: number;
+  body: string;
+  /** the responses to the predicate's api URLs (apiUrls), fetched by the caller */
+  api?: Record<string, { status: number; body: string }>;
+}
 
 export interface Clause { clause: string; holds: boolean }
 
-const named: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', ndash: '–', mdash: '—',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', copy: '©', middot: '·',
-};
-
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return named[name.toLowerCase()] ?? whole;
-  });
-}
+/** HTML character references, named and numeric, as the HTML standard defines them (html-entities). */
+export const decodeEntities = (s: string) => decode(s, { level: 'html5' });
 
 const collapse = (s: string) => s.replace(/[\s\u00a0]+/g, ' ').trim();
 
+type Node = DefaultTreeAdapterMap['node'];
+const hidden = new Set(['head', 'script', 'style', 'noscript', 'template', 'svg']);
+
+/** The text of a parsed node (parse5, as a browser parses HTML), each text node apart, hidden elements skipped. */
+function textOf(node: Node, out: string[]): string[] {
+  if (node.nodeName === '#text') out.push((node as DefaultTreeAdapterMap['textNode']).value);
+  else if (!hidden.has(node.nodeName) && 'childNodes' in node) for (const child of node.childNodes) textOf(child, out);
+  return out;
+}
+
+function find(node: Node, name: string): Node | undefined {
+  if (node.nodeName === name) return node;
+  if ('childNodes' in node) for (const child of node.childNodes) { const hit = find(child, name); if (hit) return hit; }
+  return undefined;
+}
+
 /** The <title> of an HTML document, decoded and collapsed; '' when there is none. */
 export function htmlTitle(html: string): string {
-  const m = /<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(html);
-  return m ? collapse(decodeEntities(m[1]!)) : '';
+  const title = find(parse(html), 'title');
+  return title && 'childNodes' in title ? collapse(title.childNodes.map((c) => (c.nodeName === '#text' ? (c as DefaultTreeAdapterMap['textNode']).value : '')).join('')) : '';
 }
 
 /** The visible text of an HTML document: no head, scripts, styles, templates, comments or tags. */
 export function htmlText(html: string): string {
-  const stripped = html
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<head\b[\s\S]*?<\/head>/gi, ' ')
-    .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ');
-  return collapse(decodeEntities(stripped));
+  return collapse(textOf(parse(html), []).join(' '));
+}
+
+/** Every URL the predicate's api clauses test, once each, in order of appearance. */
+export function apiUrls(p: Predicate): string[] {
+  const out: string[] = [];
+  const walk = (q: Predicate): void => {
+    if ('all' in q) q.all.forEach(walk);
+    else if ('any' in q) q.any.forEach(walk);
+    else if ('not' in q) walk(q.not);
+    else if ('api' in q && !out.includes(q.api.url)) out.push(q.api.url);
+  };
+  walk(p);
+  return out;
+}
+
+/** RFC 6901: the value a JSON Pointer leads to, or undefined when it leads nowhere. */
+export function jsonPointer(doc: unknown, pointer: string): unknown {
+  if (pointer === '') return doc;
+  let at: unknown = doc;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
+    else if (at !== null && typeof at === 'object' && !Array.isArray(at) && Object.hasOwn(at, key)) at = (at as Record<string, unknown>)[key];
+    else return undefined;
+  }
+  return at;
+}
+
+const statusHolds = (status: number, t: StatusTest) => (t.equals !== undefined ? status === t.equals : (t.in ?? []).includes(status));
+const describeStatus = (t: StatusTest) => (t.equals !== undefined ? `status equals ${t.equals}` : `status in [${(t.in ?? []).join(', ')}]`);
+
+function testApi(t: ApiTest, responses: HttpResult['api']): { holds: boolean; clause: string } {
+  const parts: string[] = [];
+  if (t.status) parts.push(describeStatus(t.status));
+  if (t.value) parts.push(describeString(t.pointer ? `value at ${t.pointer}` : 'document', t.value));
+  const clause = `api ${t.url}: ${parts.join(' and ')}`;
+  const r = responses?.[t.url];
+  if (!r) return { holds: false, clause: `${clause} (not fetched)` };
+  if (t.status && !statusHolds(r.status, t.status)) return { holds: false, clause };
+  if (!t.value) return { holds: true, clause };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(r.body);
+  } catch {
+    return { holds: false, clause: `${clause} (the body is not JSON)` };
+  }
+  const value = jsonPointer(doc, t.pointer ?? '');
+  if (value === undefined) return { holds: false, clause };
+  return { holds: testString(typeof value === 'string' ? value : JSON.stringify(value), t.value), clause };
 }
 
 function testString(subject: string, t: StringTest): boolean {
@@ -76,8 +133,10 @@ export function evaluate(p: Predicate, r: HttpResult): { holds: boolean; clauses
     let holds: boolean;
     let clause: string;
     if ('status' in q) {
-      holds = q.status.equals !== undefined ? r.status === q.status.equals : (q.status.in ?? ([] as number[])).includes(r.status);
-      clause = q.status.equals !== undefined ? `status equals ${q.status.equals}` : `status in [${(q.status.in ?? []).join(', ')}]`;
+      holds = statusHolds(r.status, q.status);
+      clause = describeStatus(q.status);
+    } else if ('api' in q) {
+      ({ holds, clause } = testApi(q.api, r.api));
     } else if ('text' in q) {
       text ??= htmlText(r.body);
       holds = testString(text, q.text);

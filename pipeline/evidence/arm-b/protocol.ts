@@ -40,7 +40,8 @@ export function registeredPolicies(body: string, file: string): ProductionPolicy
 /** Every prereg of study evidence, arm arm-b, in prereg/ (subfolders hold drafts, not preregistrations). */
 export function readArmBProtocols(): Protocol[] {
   return readPreregs()
-    .filter((p) => p.study === 'evidence' && p.arm === 'arm-b')
+    // a reporting amendment (`amends:`) adds promises, never policies: it is not in the protocol chain
+    .filter((p) => p.study === 'evidence' && p.arm === 'arm-b' && !p.amends)
     .map((p) => {
       const text = fs.readFileSync(path.join(root(), p.file), 'utf8');
       const body = text.slice(text.indexOf('\n---\n', 3) + 5);

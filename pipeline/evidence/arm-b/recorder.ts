@@ -3,14 +3,16 @@
 // domcontentloaded, load) and title/body samples taken with page.evaluate every 200 ms from
 // domcontentloaded. The same code runs in Firefox (WebDriver BiDi) and Chromium (CDP).
 //
-// Small and self-contained on purpose: the shared browser event layer (branch `evidence`) can
-// replace it; what must stay is the vocabulary of schemas/trace.schema.json $defs.event.
+// Times are on the one process clock of pipeline/browser/clock.ts, relative to the dispatch. The
+// network events keep the names prereg/evidence-arm-b.md registered (Playwright's `requestfinished`,
+// `requestfailed`); the controlled arm's recorder folds the same Playwright events into `finished`
+// and `failed` (prereg/evidence-arm-a.md). Renaming them here would change a registered protocol.
 //
 // The guard: every request of the context goes through a route that aborts anything but a GET
 // to the manifest's origin before it is sent, and records the refusal.
 import { createHash } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import type { Browser, Request } from 'playwright-core';
+import { processNow } from '../../browser/clock.ts';
+import type { Browser, BrowserContext, Request } from 'playwright-core';
 import type { TimelineEvent } from '../../../core/evidence/production.ts';
 import { production } from '../../../core/evidence/production.ts';
 import { refusal } from './manifest.ts';
@@ -22,6 +24,8 @@ export interface TrialOptions {
   windowMs?: number;
   boundMs?: number;
   sampleGapMs?: number;
+  /** a logged-in session's cookies, set on the fresh context before the navigation (session.ts) */
+  cookies?: Parameters<BrowserContext['addCookies']>[0];
 }
 
 export interface Trial { events: TimelineEvent[]; error: string | null; elapsed_ms: number }
@@ -35,13 +39,14 @@ export async function recordTrial(browser: Browser, options: TrialOptions): Prom
   const boundMs = options.boundMs ?? production.navigationBoundMs;
   const gapMs = options.sampleGapMs ?? production.sampleGapMs;
   const events: TimelineEvent[] = [];
-  let t0 = performance.now();
-  const t = () => Math.round((performance.now() - t0) * 1000) / 1000;
+  let t0 = processNow();
+  const t = () => Math.round((processNow() - t0) * 1000) / 1000;
   const push = (e: Omit<TimelineEvent, 't_ms'>) => events.push({ t_ms: t(), ...e } as TimelineEvent);
 
   const context = await browser.newContext({ serviceWorkers: 'block' });
   let error: string | null = null;
   try {
+    if (options.cookies?.length) await context.addCookies(options.cookies);
     await context.route('**/*', async (route) => {
       const r = route.request();
       const refused = refusal(r.method(), r.url(), options.origin);
@@ -75,7 +80,7 @@ export async function recordTrial(browser: Browser, options: TrialOptions): Prom
     page.on('domcontentloaded', () => { push({ source: 'dom', type: 'domcontentloaded' }); dcl?.(); });
     page.on('load', () => push({ source: 'dom', type: 'load' }));
 
-    t0 = performance.now();
+    t0 = processNow();
     push({ source: 'runner', type: 'dispatch', url: options.url, detail: { url: options.url, window_ms: windowMs, sample_gap_ms: gapMs } });
     const navigation = page.goto(options.url, { waitUntil: 'commit', timeout: boundMs }).then(
       () => undefined,

@@ -85,7 +85,8 @@ test('the target contract declared on the dispatch event is what the policies us
   const declared = successRow.map((e) => (e.type === 'dispatch' ? { ...e, detail: { target } } : e));
   assert.deepEqual(verdictsOf(declared), verdictsOf(successRow, target));
   // no contract declared and none passed: nothing can be correlated, so transport policies fail closed
-  const v = verdictsOf(successRow);
+  const bare = successRow.map((e) => (e.type === 'dispatch' ? { t_ms: e.t_ms, source: e.source, type: e.type } : e));
+  const v = verdictsOf(bare);
   assert.equal(v['network-terminal'].accept, false);
   assert.equal(v['transport-committed'].accept, false);
   assert.equal(v['optimistic-dom'].accept, true);

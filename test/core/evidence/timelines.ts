@@ -4,7 +4,7 @@ import type { EvidenceEvent } from '../../../core/evidence/events.ts';
 
 export const target = { method: 'POST', path: '/api/save' };
 
-export const dispatch = (): EvidenceEvent => ({ t_ms: 0, source: 'runner', type: 'dispatch' });
+export const dispatch = (): EvidenceEvent => ({ t_ms: 0, source: 'runner', type: 'dispatch', detail: { target } });
 export const horizon = (t = 1000): EvidenceEvent => ({ t_ms: t, source: 'runner', type: 'horizon' });
 export const dom = (type: string, t: number): EvidenceEvent => ({ t_ms: t, source: 'dom', type });
 export const app = (type: string, t: number): EvidenceEvent => ({ t_ms: t, source: 'app', type });

@@ -73,8 +73,7 @@ for (const name of browserNames) {
       await launched.browser.close();
       await server.close();
     }
-    const byId = new Map(tasks.map((x) => [x.condition_id, x]));
-    for (const gate of runGates(rows.map((r) => ({ condition_id: r.condition_id, scenario: r.scenario, events: r.events, target: byId.get(r.condition_id)!.target })))) {
+    for (const gate of runGates(rows)) {
       assert.deepEqual(gate.failed, [], `gate ${gate.id}`);
       assert.ok(gate.checked > 0, `gate ${gate.id} exercised`);
     }

@@ -51,3 +51,12 @@ test('the registered policies come from their section only, and must be known', 
   write('evidence-arm-b.md', { ...v1, version: 'one' });
   assert.throws(() => readArmBProtocols(), /version/);
 });
+
+test('a reporting amendment (amends:) lists promises and is never the protocol in force', () => {
+  write('evidence-arm-b.md', v1, ['domcontentloaded']);
+  fs.writeFileSync(path.join(tmp, 'prereg', 'evidence-arm-b-promises.md'),
+    '---\nid: evidence-arm-b-promises\nstudy: evidence\narm: arm-b\nversion: 1.0.1\namends: evidence-arm-b\npromises:\n  - evidence_production\n---\n\n# What Arm B promised\n');
+  const chain = protocolChain();
+  assert.equal(chain.current.id, 'evidence-arm-b');
+  assert.deepEqual(readArmBProtocols().map((p) => p.id), ['evidence-arm-b']);
+});

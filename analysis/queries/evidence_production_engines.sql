@@ -1,0 +1,22 @@
+-- Arm B in two engines: Firefox (the registered browser) paired with Chromium on the same trial
+-- (sample, case and repetition: the condition id) and policy. both_n / neither_n: both right / both
+-- wrong against the frozen truth; a_only_n: only Firefox right, b_only_n: only Chromium right. The
+-- truth of a pair is one label, so a discordant pair is a discordant verdict; a_only_n and b_only_n
+-- feed the exact McNemar test. A trial run in one engine only is not counted.
+-- reads: evidence_verdicts
+SELECT
+  split_part(a.condition_id, '/', 1) AS sample,
+  a.policy,
+  'firefox' AS browser_a,
+  'chromium' AS browser_b,
+  count(*)::INTEGER AS pairs,
+  count_if(a.correct AND b.correct)::INTEGER AS both_n,
+  count_if(a.correct AND NOT b.correct)::INTEGER AS a_only_n,
+  count_if(b.correct AND NOT a.correct)::INTEGER AS b_only_n,
+  count_if(NOT a.correct AND NOT b.correct)::INTEGER AS neither_n
+FROM evidence_verdicts AS a
+JOIN evidence_verdicts AS b
+  ON a.condition_id = b.condition_id AND a.rep = b.rep AND a.policy = b.policy
+ AND a.arm = 'arm-b' AND b.arm = 'arm-b' AND a.browser = 'firefox' AND b.browser = 'chromium'
+GROUP BY sample, a.policy
+ORDER BY sample, a.policy;

@@ -1,0 +1,112 @@
+// Plan files: data/plans/<run>.jsonl, one validated line per plan (schemas/pilot-plan.schema.json),
+// appended as the model answers and frozen by `make freeze` before any is executed; and the answers
+// that gave no plan, in data/excluded/pilot/<run>.jsonl (schemas/pilot-excluded.schema.json), each
+// also a line of data/excluded/REASONS.jsonl.
+import fs from 'node:fs';
+import path from 'node:path';
+import { paths, rel } from '../../core/paths.ts';
+import { readJsonl, toLine } from '../../core/jsonl.ts';
+import { validate } from '../../core/validate.ts';
+import { GateError, RStackError } from '../../core/errors.ts';
+import { appendDurable } from '../kernel/files.ts';
+import { recordExclusion } from '../kernel/exclude.ts';
+import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type LedgerEntry } from '../kernel/ledger.ts';
+import { messages } from '../../core/messages.ts';
+import { planProblems, type Plan } from './plan.ts';
+import type { PromptName } from './prompts.ts';
+import type { Usage, ResponseFormat } from './client.ts';
+
+export interface PlanLine {
+  schema: 'pilot-plan/1';
+  plan_id: string;
+  run: string;
+  condition_id: string;
+  prompt: PromptName;
+  plan: Plan;
+  model: string | null;
+  requested_model: string;
+  usage: Usage | null;
+  planning_ms: number;
+  endpoint: string;
+  response_format: ResponseFormat;
+  observation_sha256: string;
+  messages_sha256: string;
+  plan_schema_sha256: string;
+  created_at: string;
+}
+
+export interface ExcludedAnswer {
+  schema: 'pilot-excluded/1';
+  run: string;
+  condition_id: string;
+  prompt: PromptName;
+  reason: string;
+  status: number | null;
+  content: string | null;
+  model: string | null;
+  requested_model: string;
+  usage: Usage | null;
+  planning_ms: number;
+  endpoint: string;
+  response_format: ResponseFormat;
+  created_at: string;
+}
+
+export const planId = (run: string, conditionId: string, prompt: PromptName) => `${run}/${conditionId}/${prompt}`;
+export const planFile = (run: string) => path.join(paths.plans(), `${run}.jsonl`);
+export const excludedPlanFile = (run: string) => path.join(paths.excluded(), 'pilot', `${run}.jsonl`);
+
+export function checkRunName(run: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(run)) throw new RStackError(`--run takes letters, digits, '.', '_' and '-' only, not ${JSON.stringify(run)}`, { exitCode: 2 });
+  return run;
+}
+
+/** Every plan of a file, each line against its schema and each plan against the plan schema's rules. */
+export function readPlanFile(file: string): PlanLine[] {
+  if (!fs.existsSync(file)) throw new RStackError(`no plan file at ${rel(file)}`, { exitCode: 2 });
+  const lines = readJsonl<PlanLine>(file, { schema: 'pilot-plan' });
+  const seen = new Set<string>();
+  lines.forEach((l, i) => {
+    const problems = planProblems(l.plan);
+    if (problems.length) throw new RStackError(`${rel(file)}:${i + 1}: field plan: ${problems.join('; ')}`, { exitCode: 2 });
+    if (seen.has(l.plan_id)) throw new RStackError(`${rel(file)}:${i + 1}: plan_id ${l.plan_id} appears twice`, { exitCode: 2 });
+    seen.add(l.plan_id);
+  });
+  return lines;
+}
+
+export function appendPlan(file: string, line: PlanLine): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  appendDurable(file, toLine(validate('pilot-plan', line, { file: rel(file) })));
+}
+
+export function appendExcluded(run: string, entry: ExcludedAnswer): void {
+  const file = excludedPlanFile(run);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  appendDurable(file, toLine(validate('pilot-excluded', entry, { file: rel(file) })));
+  recordExclusion({ file: rel(file), from: null, rows: 1, reason: `pilot plan ${planId(run, entry.condition_id, entry.prompt)} not made: ${entry.reason}`.slice(0, 2000) });
+}
+
+/**
+ * The gate for making plans: the ledger head must hold the pilot's prereg and sample unchanged, and
+ * the tree may differ from the head only by plan files not yet frozen (the ones being written).
+ */
+export async function gateForPlanning(required: string[]): Promise<{ head: LedgerEntry }> {
+  const lines = readLedger();
+  const head = headOf(lines);
+  if (!head) throw new GateError(messages.noFreeze());
+  const broken = chainProblems(lines);
+  if (broken.length) throw new GateError(`refusing to plan: the ledger chain is broken:\n${broken.join('\n')}`);
+  const missing = required.filter((f) => !(f in head.entry.files));
+  if (missing.length) throw new GateError(`refusing to plan: not frozen yet: ${missing.join(', ')}. ${messages.refreeze}`, missing);
+  const plansDir = rel(paths.plans()) + '/';
+  const differences = diffSnapshots(head.entry.files, await snapshot()).filter((d) => !(d.change === 'added' && d.file.startsWith(plansDir)));
+  if (differences.length) throw new GateError(messages.changedSinceFreeze(differences.map((d) => `${d.file} (${d.change})`)), differences.map((d) => d.file));
+  return { head: head.entry };
+}
+
+/** The plan files frozen in the ledger head. */
+export function frozenPlanFiles(head: LedgerEntry): string[] {
+  const plansDir = rel(paths.plans()) + '/';
+  return Object.keys(head.files).filter((f) => f.startsWith(plansDir)).sort();
+}
