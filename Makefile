@@ -138,3 +138,14 @@ run-controlled: setup ## evidence study, controlled arm: 320 conditions in Chrom
 
 run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox over WebDriver BiDi (ARGS="--smoke")
 	@$(RSTACKBENCH) run-arm-a --workers $(WORKERS) $(ARGS)
+
+# ── scale: shards on several machines, remote browsers (README: Scale; deploy/) ─────────────────
+.PHONY: merge browser-server
+# each arm's own browser unless BROWSER is given on the command line or in the environment
+MERGE_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),,--browser $(BROWSER))
+
+merge: setup ## join the shard files of one sharded run into one registered run (ARM=main|horizon|controlled|arm-a|arm-b)
+	@$(RSTACKBENCH) merge $(if $(ARM),--arm $(ARM),) $(MERGE_BROWSER) $(ARGS)
+
+browser-server: setup ## Debian's browser as a Playwright server on 127.0.0.1, for BROWSER_WS_ENDPOINT (BROWSER=firefox)
+	@$(RSTACKBENCH) browser-server --browser $(BROWSER) $(ARGS)

@@ -95,4 +95,22 @@ export const messages = {
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
   evidenceGatesFailedRegistered: (ids: string[]) => `instrumentation gates failed in this registered run: ${ids.join(', ')}. The rows stay registered and the failures are reported with them (the prereg: investigate before any analysis); see the gate lines above.`,
   evidenceNoPair: (dir: string) => `no Chromium controlled run in ${dir} to pair with; pass --paired-with FILE or run make run-controlled first`,
+  // make merge (pipeline/kernel/merge.ts)
+  merge: {
+    noShards: (prefix: string, dir: string) => `no shard run files of ${prefix} in ${dir} (a sharded run writes ${prefix}-shard<i>of<n>-<time>.jsonl)`,
+    manyCounts: (groups: string[]) => `shard files of more than one sharding are present (${groups.join('; ')}): pass --shards N`,
+    refused: (prefix: string, count: number, problems: string[]) =>
+      `refusing to merge the ${count} shards of ${prefix}:\n${problems.map((p) => `  ${p}`).join('\n')}\nNothing was written or moved.`,
+    registeredExists: (file: string) =>
+      `refusing to merge: ${file} is already a registered run of this arm, and a merge would make a second one. Move it aside first (the run target's --redo "reason" does), or merge into another arm`,
+    stillRunning: (sessions: string[]) => `refusing to merge: shard sessions still run (${sessions.join(', ')}); wait for them to end`,
+    merged: (file: string, rows: number, shards: number) => `${file}: ${rows} rows merged from ${shards} shards (moved to data/excluded/ with the reason)`,
+  },
+  // remote browsers (pipeline/browser/remote.ts)
+  remote: {
+    connectFailed: (endpoint: string, detail: string) => `cannot connect to the browser at BROWSER_WS_ENDPOINT=${endpoint}: ${detail}`,
+    cdpNeedsChromium: (endpoint: string) => `BROWSER_WS_ENDPOINT=${endpoint} is a CDP endpoint, which only Chromium speaks; for Firefox start a Playwright browser server (make browser-server BROWSER=firefox)`,
+    wrongEngine: (endpoint: string, serves: string, wanted: string) => `BROWSER_WS_ENDPOINT=${endpoint} serves ${serves}, but this run is ${wanted}: start a ${wanted} server or set BROWSER=${serves}`,
+    badEndpoint: (endpoint: string) => `BROWSER_WS_ENDPOINT takes ws://, wss://, http:// or https:// (a Playwright browser server or a CDP endpoint), not ${JSON.stringify(endpoint)}`,
+  },
 };

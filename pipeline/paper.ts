@@ -12,7 +12,8 @@ import { buildPaper, writePaperHtml } from '../paper/build.ts';
 import { launchBrowser } from './browser/launch.ts';
 
 export async function printPdf(htmlFile: string, pdfFile: string): Promise<void> {
-  const { browser } = await launchBrowser('chromium');
+  // printed from local files (file://): always a local browser, whatever BROWSER_WS_ENDPOINT says
+  const { browser } = await launchBrowser('chromium', null);
   try {
     const page = await browser.newPage();
     await page.goto(pathToFileURL(htmlFile).href, { waitUntil: 'load' });

@@ -24,7 +24,7 @@ import type { EvidenceRow } from '../analysis/rows.ts';
 import { runSummary } from '../analysis/run-summary.ts';
 import { runArm, type RunPlan } from './kernel/run.ts';
 import { parseBrowserName, type BrowserName } from './browser/launch.ts';
-import { conditionId, manifestPath, type ProductionCase } from './evidence/arm-b/manifest.ts';
+import { conditionId, manifestPath, type ProductionCase, type ProductionManifest } from './evidence/arm-b/manifest.ts';
 import { labelManifest } from './evidence/arm-b/labeler.ts';
 import { protocolChain } from './evidence/arm-b/protocol.ts';
 import { excludeSuperseded, preflight } from './evidence/arm-b/preflight.ts';
@@ -45,7 +45,7 @@ export interface RunOptions {
 
 export interface RunResult { file: string; runId: string; protocol: string; rows: EvidenceRow[]; written: number; checks: Record<string, { failed: number; of: number }> }
 
-interface Trial { c: ProductionCase; rep: number }
+export interface Trial { c: ProductionCase; rep: number }
 
 async function siteAnswers(origin: string): Promise<boolean> {
   try {
@@ -56,6 +56,22 @@ async function siteAnswers(origin: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Arm B's units in the order a run writes them: repetition by repetition, case by case (make merge uses it too). */
+export const armBTrials = (manifest: ProductionManifest): Trial[] => Array.from({ length: manifest.repetitions }, (_, rep) => manifest.cases.map((c) => ({ c, rep }))).flat();
+
+/** Arm B's plan without its runner: the naming (ids not stamped: one registered run per protocol, sample and browser), the units in order, the keys (make merge uses it too). */
+export const armBPlanNaming = (protocolId: string, manifest: ProductionManifest, browser: BrowserName) => ({
+  study: 'evidence' as const,
+  arm: 'arm-b' as const,
+  browser,
+  runPrefix: `${protocolId}-${manifest.id}-${browser}`,
+  stamped: false,
+  units: armBTrials(manifest),
+  conditionOf: (t: Trial) => conditionId(manifest, t.c.id, t.rep),
+  unitKey: (t: Trial) => conditionId(manifest, t.c.id, t.rep),
+  rowKey: (r: EvidenceRow) => r.condition_id,
+});
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -86,7 +102,7 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
         const unknown = options.cases.filter((id) => !manifest.cases.some((c) => c.id === id));
         if (unknown.length) throw new UsageError(`unknown case in --cases; the manifest has ${manifest.cases.map((c) => c.id).join(', ')}`);
       }
-      const trials = Array.from({ length: manifest.repetitions }, (_, rep) => manifest.cases.map((c) => ({ c, rep }))).flat();
+      const trials = armBTrials(manifest);
       // a smoke subset (--cases, --reps) is a selection of condition ids, like --only
       if (options.cases || options.reps) {
         const picked = trials.filter((t) => (!options.cases || options.cases.includes(t.c.id)) && t.rep < (options.reps ?? manifest.repetitions));
@@ -98,16 +114,8 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
       log({ kind: 'info', message: `arm-b: protocol ${protocol.id} (v${protocol.version}, ${protocol.file}); policies ${protocol.policies.join(', ')}` });
       log({ kind: 'info', message: `arm-b: ${rel(ready.manifestFile)} on ${manifest.origin}` });
       return {
-        study: 'evidence',
-        arm: 'arm-b',
-        browser: browserName,
-        runPrefix: `${protocol.id}-${manifest.id}-${browserName}`,
-        stamped: false,
-        units: trials,
+        ...armBPlanNaming(protocol.id, manifest, browserName),
         only: subset,
-        conditionOf: (t) => conditionId(manifest, t.c.id, t.rep),
-        unitKey: (t) => conditionId(manifest, t.c.id, t.rep),
-        rowKey: (r) => r.condition_id,
         runUnit: async ({ c, rep }, ctx) => {
           const startedAt = new Date().toISOString();
           const trial = await recordTrial(ctx.browser.browser, { url: c.url, origin: manifest.origin, windowMs: options.windowMs ?? defaultWindowMs, cookies });

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { UsageError, RStackError } from '../../core/errors.ts';
+import { connectBrowser } from './remote.ts';
 
 export type BrowserName = 'chromium' | 'firefox';
 export const browserNames: readonly BrowserName[] = ['chromium', 'firefox'];
@@ -43,11 +44,17 @@ export function executablePath(name: BrowserName): string {
   return found;
 }
 
-export async function launchBrowser(name: BrowserName): Promise<LaunchedBrowser> {
+/** The launch options of Debian's browser: the same for a local launch and a browser server (server.ts). */
+export function launchOptions(name: BrowserName) {
   const path = executablePath(name);
-  const browser =
-    name === 'chromium'
-      ? await chromium.launch({ executablePath: path, args: chromiumArgs, headless: true })
-      : await firefox.launch({ executablePath: path, headless: true, channel: 'moz-firefox' } as Parameters<typeof firefox.launch>[0]);
+  return name === 'chromium'
+    ? { executablePath: path, args: chromiumArgs, headless: true }
+    : ({ executablePath: path, headless: true, channel: 'moz-firefox' } as Parameters<typeof firefox.launch>[0]);
+}
+
+/** A fresh local browser, or, with BROWSER_WS_ENDPOINT set (endpoint), a connection to one that runs already (remote.ts); null: always local. */
+export async function launchBrowser(name: BrowserName, endpoint: string | null = process.env.BROWSER_WS_ENDPOINT || null): Promise<LaunchedBrowser> {
+  if (endpoint) return connectBrowser(name, endpoint);
+  const browser = await (name === 'chromium' ? chromium : firefox).launch(launchOptions(name));
   return { name, version: browser.version(), browser };
 }

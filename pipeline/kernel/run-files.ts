@@ -21,7 +21,7 @@ export interface RunNaming {
   stamped: boolean;
 }
 
-const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+export const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
 const rowsIn = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
 
 function newest(dir: string, accept: (name: string) => boolean): string | undefined {
@@ -33,7 +33,9 @@ function newest(dir: string, accept: (name: string) => boolean): string | undefi
 /** The newest registered run file of an arm (or smoke run, with smoke) whose id starts with prefix. */
 export function existingRun(naming: RunNaming, smoke: boolean): string | undefined {
   if (smoke) return newest(paths.excludedArm(naming.study, naming.arm), (f) => f.startsWith(`${naming.prefix}-smoke-`));
-  return newest(paths.rawArm(naming.study, naming.arm), (f) => (naming.stamped ? f.startsWith(`${naming.prefix}-`) && !f.includes('-smoke-') : f === `${naming.prefix}.jsonl`));
+  // a shard's files (<prefix>-shard<i>of<n>-…) belong to their shard, not to the whole arm's run
+  const isShardOf = (f: string) => /^shard\d+of\d+(-|\.jsonl$)/.test(f.slice(naming.prefix.length + 1));
+  return newest(paths.rawArm(naming.study, naming.arm), (f) => (naming.stamped ? f.startsWith(`${naming.prefix}-`) && !f.includes('-smoke-') && !isShardOf(f) : f === `${naming.prefix}.jsonl`));
 }
 
 export interface ChosenRun {

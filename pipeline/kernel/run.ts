@@ -95,6 +95,13 @@ export function parseShard(shard: string | undefined): { index: number; count: n
   return { index, count };
 }
 
+/** Whether the unit at index i of the plan belongs to the shard (units i, i+n, i+2n … from the i-th). */
+export const inShard = (index: number, shard: { index: number; count: number } | null) => !shard || index % shard.count === shard.index - 1;
+
+/** Run ids of a plan start with this (make merge names the merged run by it too). */
+export const runPrefixOf = (p: Pick<RunPlan<unknown, TraceRow, unknown>, 'study' | 'arm' | 'browser' | 'runPrefix'>, shard: { index: number; count: number } | null = null) =>
+  `${p.runPrefix ?? `${p.study}-${p.arm}-${p.browser}`}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
+
 export async function runArm<U, R extends TraceRow, W = void>(
   flags: RunFlags,
   plan: (gated: Gated) => Promise<RunPlan<U, R, W>> | RunPlan<U, R, W>,
@@ -112,7 +119,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
     throw new UsageError(`--only takes a regular expression: ${(cause as Error).message}`, cause);
   }
   const shard = parseShard(flags.shard);
-  const units = p.units.filter((u, i) => (!pattern || pattern.test(p.conditionOf(u))) && (!shard || i % shard.count === shard.index - 1));
+  const units = p.units.filter((u, i) => (!pattern || pattern.test(p.conditionOf(u))) && inShard(i, shard));
   if (!units.length) throw new UsageError(messages.noUnitMatches(only, flags.shard));
   const selection = [only ? `--only ${only}` : '', shard ? `--shard ${flags.shard}` : ''].filter(Boolean).join(' ') || null;
   const registered = !flags.smoke;
@@ -121,7 +128,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
     if (others.length && !shard) throw new RStackError(messages.registeredRunBusy(others.map((s) => s.session)), { exitCode: 2 });
   }
   // 4–5
-  const prefix = `${p.runPrefix ?? `${p.study}-${p.arm}-${p.browser}`}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
+  const prefix = runPrefixOf(p, shard);
   const chosen = chooseRun({ study: p.study, arm: p.arm, prefix, stamped: p.stamped ?? true }, { smoke: flags.smoke, redo: flags.redo, selection, total: units.length });
   const writer = TraceWriter.open<R>({ study: p.study, arm: p.arm, runId: chosen.runId, key: p.rowKey, smoke: flags.smoke });
   const todo = units.filter((u) => !writer.has(p.unitKey(u)));
