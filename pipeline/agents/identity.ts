@@ -5,7 +5,7 @@
 //   and Files blocks name exactly this command and these files, hashed the same way today
 //
 // A prereg without files registers sha256 "none" (the agent's bytes are then not pinned).
-// The gate (pipeline/lib/gate.ts) already refuses a tree whose prereg/*.md differ from the ledger
+// The gate (pipeline/kernel/gate.ts) already refuses a tree whose prereg/*.md differ from the ledger
 // head, so a prereg found here is frozen; this adds that the agent run is the one it registers.
 import fs from 'node:fs';
 import path from 'node:path';
