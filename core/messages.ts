@@ -85,7 +85,6 @@ export const messages = {
   registeredRunBusy: (sessions: string[]) =>
     `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,
   attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,
-  runNext: () => 'data/raw changed: make reanalyze figures, then make verify',
   // the evidence study
   evidenceTasksWritten: (file: string, n: number) => `${file}: ${n} conditions written`,
   evidenceTasksUnchanged: (file: string) => `${file}: unchanged (the generator writes the same bytes)`,

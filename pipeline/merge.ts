@@ -82,7 +82,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.stdout.write(`${plan.study}/${plan.arm} ${browser}: ${merged.rows.length} rows in ${rel(merged.file)} (run ${merged.runId}), merged from:\n`);
       for (const [k, s] of merged.shards.entries()) process.stdout.write(`  shard ${s.index}/${s.count} → ${merged.excluded[k]}\n`);
       process.stdout.write(`\n${runSummary(merged.rows, tables)}\n`);
-      log({ kind: 'info', message: messages.runNext() });
     },
   });
 }

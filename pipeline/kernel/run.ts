@@ -199,7 +199,6 @@ export async function runArm<U, R extends TraceRow, W = void>(
     const rows = fs.existsSync(writer.file) ? fs.readFileSync(writer.file, 'utf8').split('\n').filter(Boolean).length : 0;
     logEnd(start, { rows, exit, excluded });
     await updateDataManifest();
-    if (registered && writer.written) log({ kind: 'info', message: messages.runNext() });
   }
   // 8
   const rows = fs.existsSync(writer.file) ? readJsonl<R>(writer.file, { schema: 'trace' }) : [];
