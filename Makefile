@@ -55,7 +55,7 @@ run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BRO
 # AGENT and AGENT_FILES reach the script through the environment: a command may hold any quotes
 export AGENT AGENT_FILES
 run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (README: Score your agent)
-	@$(TSX) pipeline/run-agent.ts --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
