@@ -38,6 +38,14 @@ test('same outcomes at 1 and 2 workers; a stopped smoke run resumes when repeate
   const one = await runArm(smoke(), () => layersPlan('main', 'chromium'));
   const two = await runArm(smoke({ workers: 2 }), () => layersPlan('main', 'chromium'));
   assert.notEqual(one.file, two.file, 'a complete smoke run is not resumed: the repeat is a new run');
+  for (const run of [one, two]) {
+    assert.match(run.file, /data\/excluded\/layers\/main\/layers-main-chromium-smoke-/, 'a smoke run lives in data/excluded/');
+    assert.ok(exclusions().some((e) => tree.file(e.file) === run.file && /smoke/.test(e.reason)), 'with a line in REASONS.jsonl');
+  }
+  const log = readRunLog();
+  assert.equal(log.filter((l) => l.event === 'start').length, 2);
+  assert.ok(log.every((l) => l.registered === false && l.load.length === 3 && (l.commit === null || /^[0-9a-f]{40}$/.test(l.commit))), 'each session: not registered, its load and its commit');
+  assert.deepEqual(log.filter((l) => l.event === 'end').map((l) => l.exit), [0, 0]);
   const a = outcomes(one.rows);
   const b = outcomes(two.rows);
   assert.equal(a.size, 15);
