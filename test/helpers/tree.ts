@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { run } from './run.ts';
 import { codeRoot } from '../../core/paths.ts';
 
 export interface Tree { root: string; file(p: string): string; write(p: string, text: string): void; cleanup(): void }
@@ -38,19 +38,7 @@ export function makeTree(options: { tasks?: boolean } = {}): Tree {
   return tree;
 }
 
-/** Runs a pipeline script as a user would, against the tree: its exit code and what it printed. */
-export function runScript(tree: Tree, script: string, args: string[] = []): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', ['--import', 'tsx', path.join(codeRoot, 'pipeline', script), ...args], {
-      cwd: codeRoot,
-      env: { ...process.env, RSTACK_ROOT: tree.root },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
+/** Runs a pipeline script as a user would, against the tree (env adds to the environment): its exit code and what it printed. */
+export function runScript(tree: Tree, script: string, args: string[] = [], env: Record<string, string> = {}) {
+  return run('node', ['--import', 'tsx', path.join(codeRoot, 'pipeline', script), ...args], { cwd: codeRoot, env: { RSTACK_ROOT: tree.root, ...env } });
 }

@@ -8,10 +8,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { spawn } from 'node:child_process';
 import { codeRoot } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
-import { makeTree, type Tree } from '../../helpers/tree.ts';
+import { makeTree, runScript, type Tree } from '../../helpers/tree.ts';
 import { requestPlan } from '../../../pipeline/pilot/client.ts';
 import type { Plan } from '../../../pipeline/pilot/plan.ts';
 
@@ -68,21 +67,8 @@ async function startTestServer(script: (n: number) => 'plan' | 'not-json' | 'htt
 }
 
 /** A pipeline script run as a user would, against the tree, with the planner's variables as given (unset otherwise). */
-function run(tree: Tree, script: string, args: string[], env: Record<string, string> = {}): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', ['--import', 'tsx', path.join(codeRoot, 'pipeline', script), ...args], {
-      cwd: codeRoot,
-      env: { ...process.env, RSTACK_ROOT: tree.root, PILOT_BASE_URL: '', PILOT_MODEL: '', PILOT_API_KEY: '', PLANS: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
-  });
-}
+const run = (tree: Tree, script: string, args: string[], env: Record<string, string> = {}) =>
+  runScript(tree, script, args, { PILOT_BASE_URL: '', PILOT_MODEL: '', PILOT_API_KEY: '', PLANS: '', ...env });
 
 function pilotTree(): Tree {
   const tree = makeTree({ tasks: true });
