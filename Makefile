@@ -113,10 +113,10 @@ production-site-stop: ## stop only the processes production-site started (by pid
 
 .PHONY: production-editor production-editor-stop
 production-editor: ## start the second Arm B site: WordPress's block and site editors on 127.0.0.1:8472, with a session made outside the browser
-	@bash fixtures/wordpress-editor/site.sh start
+	@$(RSTACKBENCH) production-editor
 
 production-editor-stop: ## stop only the processes production-editor started (by pid file)
-	@bash fixtures/wordpress-editor/site.sh stop
+	@$(RSTACKBENCH) production-editor-stop
 
 .PHONY: label-arm-b run-arm-b
 # Arm B runs in Firefox as the paper did, unless BROWSER is given on the command line or in the environment
