@@ -605,6 +605,238 @@ export type RunLogLine = {
   overlapped?: string[];
 };
 
+// ── schemas/claim.schema.json
+/**
+ * done: the agent says the task is done. message: why not, or anything it wants to say. actions, retries: what it did, where the agent counts them (the harness cannot see an outside agent's actions).
+ */
+export type ClaimLine = {
+  done: boolean;
+  message?: string;
+  actions?: number;
+  retries?: number;
+};
+
+// ── schemas/plan.schema.json
+/**
+ * Steps name controls by what a user sees: a region by its visible heading or label (scope), a control by its visible label or button text. Steps run in order; a check that fails may jump back to an earlier step, a bounded number of times.
+ */
+export type Plan = {
+  /**
+   * @minItems 1
+   * @maxItems 40
+   */
+  steps: Step[];
+  /**
+   * the planner's own remark; never executed
+   */
+  note?: string;
+};
+export type Step = Navigate | Wait | Select | Fill | Click | CheckText | ReadSummary | Reload | Stop;
+/**
+ * the exact visible heading or label of the region the step acts in; absent: the whole page
+ */
+export type Scope = string;
+export type Text = string;
+/**
+ * ms to wait for the check to hold
+ */
+export type Timeout = number;
+/**
+ * when the check does not hold: go on, stop and claim not done, or jump back to retry_from
+ */
+export type OnFail = "continue" | "stop" | "retry";
+/**
+ * the index (from 0) of an earlier step to jump back to when on_fail is retry
+ */
+export type RetryFrom = number;
+/**
+ * how many times this check may jump back
+ */
+export type MaxRetries = number;
+
+/**
+ * open a path on the start page's own origin
+ */
+export interface Navigate {
+  action: "navigate";
+  /**
+   * a path on the start page's origin, such as /
+   */
+  path: string;
+}
+/**
+ * wait without acting
+ */
+export interface Wait {
+  action: "wait";
+  ms: number;
+}
+/**
+ * choose an option of the drop-down with this visible label
+ */
+export interface Select {
+  action: "select";
+  scope?: Scope;
+  label: Text;
+  option: Text;
+}
+/**
+ * replace the text of the field with this visible label
+ */
+export interface Fill {
+  action: "fill";
+  scope?: Scope;
+  label: Text;
+  value: string;
+}
+/**
+ * activate the button with this visible name
+ */
+export interface Click {
+  action: "click";
+  scope?: Scope;
+  button: Text;
+}
+/**
+ * check that this text is visible (in the scope) within timeout_ms
+ */
+export interface CheckText {
+  action: "check_text";
+  scope?: Scope;
+  text: Text;
+  timeout_ms: Timeout;
+  on_fail: OnFail;
+  retry_from?: RetryFrom;
+  max_retries?: MaxRetries;
+}
+/**
+ * read the saved-state summary line the page shows (in the scope) and check that it contains expect within timeout_ms
+ */
+export interface ReadSummary {
+  action: "read_summary";
+  scope?: Scope;
+  expect: Text;
+  timeout_ms: Timeout;
+  on_fail: OnFail;
+  retry_from?: RetryFrom;
+  max_retries?: MaxRetries;
+}
+/**
+ * reload the page
+ */
+export interface Reload {
+  action: "reload";
+}
+/**
+ * end the plan and claim the task done or not done
+ */
+export interface Stop {
+  action: "stop";
+  done: boolean;
+  message?: string;
+}
+
+// ── schemas/pilot-plan.schema.json
+export type PlanLine = {
+  schema: "pilot-plan/1";
+  /**
+   * <run>/<condition_id>/<prompt>
+   */
+  plan_id: string;
+  run: string;
+  /**
+   * the harness's key; never sent to the model
+   */
+  condition_id: string;
+  prompt: "ordinary" | "reliability";
+  plan: Plan;
+  /**
+   * the model as the server reported it in its response; null when it did not
+   */
+  model: string | null;
+  /**
+   * PILOT_MODEL
+   */
+  requested_model: string;
+  /**
+   * token usage as the server reported it; null when it did not
+   */
+  usage: {
+    prompt_tokens: number | null;
+    completion_tokens: number | null;
+    total_tokens: number | null;
+  } | null;
+  /**
+   * from sending the request to having the whole answer
+   */
+  planning_ms: number;
+  /**
+   * PILOT_BASE_URL without credentials or query
+   */
+  endpoint: string;
+  /**
+   * the constraint the server accepted
+   */
+  response_format: "json_schema" | "json_object" | "none";
+  /**
+   * the time-zero page snapshot the model saw
+   */
+  observation_sha256: string;
+  /**
+   * the messages sent, as JSON
+   */
+  messages_sha256: string;
+  /**
+   * schemas/plan.schema.json when the plan was made
+   */
+  plan_schema_sha256: string;
+  created_at: string;
+};
+
+// ── schemas/pilot-excluded.schema.json
+export type ExcludedAnswer = {
+  schema: "pilot-excluded/1";
+  run: string;
+  condition_id: string;
+  prompt: "ordinary" | "reliability";
+  reason: string;
+  /**
+   * the HTTP status; null when no response came
+   */
+  status: number | null;
+  /**
+   * what came back (the answer, or the error body), at most 20000 characters
+   */
+  content: string | null;
+  model: string | null;
+  requested_model: string;
+  usage: {} | null;
+  planning_ms: number;
+  endpoint: string;
+  response_format: "json_schema" | "json_object" | "none";
+  created_at: string;
+};
+
+// ── schemas/pilot-sample.schema.json
+export type PilotSampleLine = {
+  schema: "pilot-sample/1";
+  /**
+   * the harness's key into data/tasks/layers.jsonl; never sent to a model
+   */
+  condition_id: string;
+  template: "cards";
+  layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
+  severity: number;
+  /**
+   * the seed of the draw
+   */
+  seed: string;
+  /**
+   * sha256 of the condition's line in data/tasks/layers.jsonl: the sample names one exact condition
+   */
+  task_sha256: string;
+};
+
 /** A trace row of study layers: the header every row carries and what a layers row adds. */
 export type LayersRow = TraceHeader & LayersFields;
 /** A trace row of study evidence (the controlled arm, Arm A, Arm B). */

@@ -12,7 +12,8 @@ import { codeRoot, paths } from '../core/paths.ts';
 import { log } from '../core/log.ts';
 
 /** Each schema's root type and the $defs worth a name of their own; then the compositions. */
-const contracts: { file: string; root?: string; defs?: Record<string, string> }[] = [
+/** withDefs: emit every $def the root references, named after its key (a schema of many small $defs) */
+const contracts: { file: string; root?: string; defs?: Record<string, string>; withDefs?: boolean }[] = [
   { file: 'trace', defs: { header: 'TraceHeader', layers: 'LayersFields', evidence: 'EvidenceFields', event: 'TimelineEvent', verdict: 'Verdict' } },
   { file: 'layers-task', root: 'LayersTask', defs: { entity: 'Entity' } },
   { file: 'evidence-task', root: 'EvidenceTask', defs: { endpoint: 'EvidenceEndpoint' } },
@@ -23,6 +24,11 @@ const contracts: { file: string; root?: string; defs?: Record<string, string> }[
   { file: 'exclusion', root: 'Exclusion' },
   { file: 'prereg', root: 'PreregFrontMatter' },
   { file: 'run-log', root: 'RunLogLine' },
+  { file: 'claim', root: 'ClaimLine' },
+  { file: 'plan', root: 'Plan', withDefs: true },
+  { file: 'pilot-plan', root: 'PlanLine' },
+  { file: 'pilot-excluded', root: 'ExcludedAnswer' },
+  { file: 'pilot-sample', root: 'PilotSampleLine' },
 ];
 
 const compositions = `
@@ -48,16 +54,26 @@ function asRoot(schema: JSONSchema, node: JSONSchema, name: string): JSONSchema 
   return { ...rest, title: name, $defs: (schema as { $defs?: object }).$defs } as JSONSchema;
 }
 
+/** A $ref to another schema's root is that schema's type (by the name given above), not a copy of it. */
+function crossRefs<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(crossRefs) as T;
+  if (!node || typeof node !== 'object') return node;
+  const ref = (node as { $ref?: string }).$ref;
+  const root = ref && contracts.find((c) => c.root && ref === `${c.file}.schema.json`)?.root;
+  if (root) return { tsType: root } as T;
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, crossRefs(v)])) as T;
+}
+
 export async function generateContracts(): Promise<string> {
   const parts = [banner];
   for (const c of contracts) {
     const schema = JSON.parse(fs.readFileSync(path.join(paths.schemas(), `${c.file}.schema.json`), 'utf8')) as JSONSchema & { $defs?: Record<string, JSONSchema> };
     // name the $defs so that references to them print as these names
-    const named = structuredClone(schema);
+    const named = crossRefs(structuredClone(schema));
     for (const [def, name] of Object.entries(c.defs ?? {})) named.$defs![def]!.title = name;
     const options = { additionalProperties: false, ignoreMinAndMaxItems: true, bannerComment: '', declareExternallyReferenced: false, format: true, cwd: paths.schemas() };
     parts.push(`// ── schemas/${c.file}.schema.json`);
-    if (c.root) parts.push(await compile(asRoot(named, { ...named, allOf: undefined, if: undefined, then: undefined } as JSONSchema, c.root), c.root, options));
+    if (c.root) parts.push(await compile(asRoot(named, { ...named, allOf: undefined, if: undefined, then: undefined } as JSONSchema, c.root), c.root, { ...options, declareExternallyReferenced: c.withDefs ?? false }));
     for (const [def, name] of Object.entries(c.defs ?? {})) parts.push(await compile(asRoot(named, named.$defs![def]!, name), name, options));
   }
   parts.push(compositions);

@@ -8,6 +8,7 @@
 // An agent gets the task as a user would give it (`instruction`, `start_url`) and a browser.
 // It never receives the layer, severity, fault parameters or condition id.
 import type { Page } from 'playwright-core';
+import type { ClaimLine } from '../../core/contracts.ts';
 
 /** The task as a user gives it. Outside agents receive exactly this, as RSTACKBENCH_TASK. */
 export interface AgentTask {
@@ -15,11 +16,8 @@ export interface AgentTask {
   start_url: string;
 }
 
-/** What the agent says when it returns: done or not, with an optional message. */
-export interface Claim {
-  done: boolean;
-  message?: string;
-}
+/** What the agent says when it returns: done or not, with an optional message (schemas/claim.schema.json). */
+export type Claim = Pick<ClaimLine, 'done' | 'message'>;
 
 /** How an agent reaches the browser: in-process agents use `page`; outside processes the endpoints. */
 export interface AgentSession {

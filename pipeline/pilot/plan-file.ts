@@ -16,41 +16,10 @@ import { planProblems, type Plan } from './plan.ts';
 import type { PromptName } from './prompts.ts';
 import type { Usage, ResponseFormat } from './client.ts';
 
-export interface PlanLine {
-  schema: 'pilot-plan/1';
-  plan_id: string;
-  run: string;
-  condition_id: string;
-  prompt: PromptName;
-  plan: Plan;
-  model: string | null;
-  requested_model: string;
-  usage: Usage | null;
-  planning_ms: number;
-  endpoint: string;
-  response_format: ResponseFormat;
-  observation_sha256: string;
-  messages_sha256: string;
-  plan_schema_sha256: string;
-  created_at: string;
-}
+import type { ExcludedAnswer, PlanLine } from '../../core/contracts.ts';
 
-export interface ExcludedAnswer {
-  schema: 'pilot-excluded/1';
-  run: string;
-  condition_id: string;
-  prompt: PromptName;
-  reason: string;
-  status: number | null;
-  content: string | null;
-  model: string | null;
-  requested_model: string;
-  usage: Usage | null;
-  planning_ms: number;
-  endpoint: string;
-  response_format: ResponseFormat;
-  created_at: string;
-}
+// a plan line and an excluded answer: schemas/pilot-plan.schema.json, schemas/pilot-excluded.schema.json
+export type { ExcludedAnswer, PlanLine } from '../../core/contracts.ts';
 
 export const planId = (run: string, conditionId: string, prompt: PromptName) => `${run}/${conditionId}/${prompt}`;
 export const planFile = (run: string) => path.join(paths.plans(), `${run}.jsonl`);

@@ -7,24 +7,13 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { paths } from '../../core/paths.ts';
 import { fieldOf } from '../../core/validate.ts';
 
-export type OnFail = 'continue' | 'stop' | 'retry';
-interface Check { scope?: string; timeout_ms: number; on_fail: OnFail; retry_from?: number; max_retries?: number }
+import type { OnFail, Plan, Step } from '../../core/contracts.ts';
 
-export type Step =
-  | { action: 'navigate'; path: string }
-  | { action: 'wait'; ms: number }
-  | { action: 'select'; scope?: string; label: string; option: string }
-  | { action: 'fill'; scope?: string; label: string; value: string }
-  | { action: 'click'; scope?: string; button: string }
-  | ({ action: 'check_text'; text: string } & Check)
-  | ({ action: 'read_summary'; expect: string } & Check)
-  | { action: 'reload' }
-  | { action: 'stop'; done: boolean; message?: string };
-
+// the plan's shape is schemas/plan.schema.json (core/contracts.ts)
+export type { OnFail, Plan, Step } from '../../core/contracts.ts';
 export type Action = Step['action'];
 export const actions: readonly Action[] = ['navigate', 'wait', 'select', 'fill', 'click', 'check_text', 'read_summary', 'reload', 'stop'];
 
-export interface Plan { steps: Step[]; note?: string }
 
 /** The schema as a JSON object: sent to servers that constrain their output with it. */
 export function planSchema(): Record<string, unknown> {

@@ -15,15 +15,9 @@ export const PILOT_SEED = 'rstackbench-layers-pilot-v1';
 export const PER_LAYER = 5;
 export const pilotSampleFile = () => path.join(paths.tasks(), 'pilot-sample.jsonl');
 
-export interface PilotSampleLine {
-  schema: 'pilot-sample/1';
-  condition_id: string;
-  template: 'cards';
-  layer: Layer;
-  severity: number;
-  seed: string;
-  task_sha256: string;
-}
+import type { PilotSampleLine } from '../../core/contracts.ts';
+
+export type { PilotSampleLine } from '../../core/contracts.ts';
 
 export const taskSha256 = (task: LayersTask) => sha256(toLine(task));
 
