@@ -29,7 +29,7 @@ interface AnyRow { run_id: string; study: string; arm: string; condition_id: str
 
 export interface RunFile {
   file: string; run_id: string; study: string; arm: string; browser: string;
-  status: 'registered' | 'superseded' | 'smoke' | 'excluded';
+  status: 'registered' | 'superseded' | 'merged' | 'smoke' | 'excluded';
   rows: AnyRow[]; first: number; last: number; heads: number[];
 }
 
@@ -53,6 +53,8 @@ export function readLedgerEntries(): LedgerEntry[] {
 export function readRunFiles(ledger: LedgerEntry[], reasons: Reason[]): RunFile[] {
   const seqOf = new Map(ledger.map((e) => [e.hash, e.seq]));
   const movedFrom = new Map(reasons.filter((r) => r.from).map((r) => [r.file, r.from!]));
+  // a shard file moved aside by make merge is part of a registered run, not an attempt it replaced
+  const merged = new Set(reasons.filter((r) => r.from && r.reason.startsWith('merged into ')).map((r) => r.file));
   const files = [paths.raw(), paths.excluded()].flatMap((dir) => listFiles(dir)).filter((f) => f.endsWith('.jsonl') && path.basename(f) !== 'REASONS.jsonl');
   const runs: RunFile[] = [];
   for (const abs of files.sort()) {
@@ -61,7 +63,7 @@ export function readRunFiles(ledger: LedgerEntry[], reasons: Reason[]): RunFile[
     const file = rel(abs);
     const excluded = file.startsWith('data/excluded/');
     const smoke = rows.some((r) => r.smoke === true);
-    const status: RunFile['status'] = !excluded ? 'registered' : smoke ? 'smoke' : movedFrom.get(file)?.startsWith('data/raw/') ? 'superseded' : 'excluded';
+    const status: RunFile['status'] = !excluded ? 'registered' : smoke ? 'smoke' : merged.has(file) ? 'merged' : movedFrom.get(file)?.startsWith('data/raw/') ? 'superseded' : 'excluded';
     const starts = rows.map((r) => Date.parse(r.started_at));
     const ends = rows.map((r) => Date.parse(r.started_at) + (r.elapsed_ms ?? 0));
     runs.push({

@@ -86,3 +86,20 @@ test('an amendment frozen with no run before it says so, rather than inventing a
   assert.equal(a.trigger_runs, null);
   assert.equal(a.declared_trigger, 'a failing test');
 });
+
+test('shard files make merge moved aside are listed as merged, not as attempts a redo replaced', async (t) => {
+  const tree = makeTree();
+  t.after(tree.cleanup);
+  await runScript(tree, 'freeze.ts', ['--reason', 'v1']);
+  const [e0] = heads(tree.file('manifests/ledger.jsonl'));
+  const shard = 'layers-main-chromium-shard1of2-x';
+  tree.write(`data/excluded/layers/main/${shard}.jsonl`, row(shard, e0!.hash, e0!.at + 1000, 'c1', true) + '\n');
+  const redone = 'layers-main-chromium-old';
+  tree.write(`data/excluded/layers/main/${redone}.jsonl`, row(redone, e0!.hash, e0!.at + 500, 'c1', true) + '\n');
+  tree.write('data/raw/layers/main/layers-main-chromium-merged.jsonl', row('layers-main-chromium-merged', e0!.hash, e0!.at + 1000, 'c1', true) + '\n');
+  const reason = (file: string, text: string) => JSON.stringify({ at: new Date(e0!.at + 2000).toISOString(), file: `data/excluded/layers/main/${file}.jsonl`, from: `data/raw/layers/main/${file}.jsonl`, rows: 1, reason: text });
+  tree.write('data/excluded/REASONS.jsonl', [reason(shard, 'merged into layers-main-chromium-merged'), reason(redone, 'superseded by a redo: why')].join('\n') + '\n');
+  const runs = new Map(deviations().deviations_runs.map((r) => [r.run_id, r.status]));
+  assert.equal(runs.get(shard), 'merged');
+  assert.equal(runs.get(redone), 'superseded');
+});
