@@ -19,10 +19,11 @@ import { sha256 } from '../core/hash.ts';
 import { listFiles } from '../core/files.ts';
 import { parseFrontMatter } from '../core/front-matter.ts';
 import type { TableRow } from './tables.ts';
+import type * as Contract from '../core/contracts.ts';
 
-export const runLogFile = () => path.join(paths.data(), 'runs.jsonl');
 
-interface LedgerEntry { seq: number; at: string; files: Record<string, string>; reason: string; hash: string }
+/** a ledger entry (schemas/ledger-entry.schema.json) with the hash of its line, which rows name as ledger_head */
+type LedgerEntry = Contract.LedgerEntry & { hash: string };
 interface Reason { at: string; file: string; from?: string | null; rows?: number; reason: string }
 interface Session { event: 'start' | 'end'; run_id: string; file: string; registered: boolean; at: string; commit: string | null; dirty: boolean; load: number[]; rows: number; exit?: number; excluded?: string[] }
 interface AnyRow { run_id: string; study: string; arm: string; condition_id: string; policy: string; browser: { name: string }; ledger_head: string; started_at: string; elapsed_ms?: number; smoke?: boolean; vts?: boolean; apparent_success?: boolean; verdicts?: Record<string, { accept: boolean }>; rep?: number }
@@ -123,7 +124,7 @@ export interface DeviationTables {
 export function deviations(): DeviationTables {
   const ledger = readLedgerEntries();
   const reasons = readLines<Reason>(paths.exclusionLog());
-  const log = readLines<Session>(runLogFile()).filter((s) => s && (s.event === 'start' || s.event === 'end'));
+  const log = readLines<Session>(paths.runLog()).filter((s) => s && (s.event === 'start' || s.event === 'end'));
   const runs = readRunFiles(ledger, reasons);
 
   // ── amendments: every prereg, when it was frozen, what preceded the freeze ──

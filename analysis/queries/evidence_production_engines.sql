@@ -9,11 +9,7 @@ SELECT
   a.policy,
   'firefox' AS browser_a,
   'chromium' AS browser_b,
-  count(*)::INTEGER AS pairs,
-  count_if(a.correct AND b.correct)::INTEGER AS both_n,
-  count_if(a.correct AND NOT b.correct)::INTEGER AS a_only_n,
-  count_if(b.correct AND NOT a.correct)::INTEGER AS b_only_n,
-  count_if(NOT a.correct AND NOT b.correct)::INTEGER AS neither_n
+  UNNEST(pair_counts(a.correct, b.correct))
 FROM evidence_verdicts AS a
 JOIN evidence_verdicts AS b
   ON a.condition_id = b.condition_id AND a.rep = b.rep AND a.policy = b.policy
