@@ -7,13 +7,14 @@ import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type Ledger
 
 export interface Gated { ledgerHead: string; entry: LedgerEntry }
 
-export async function gate(): Promise<Gated> {
+/** unfrozen: files that may exist beyond the head without refusing (the pilot's plan files while they are written) */
+export async function gate(options: { unfrozen?: (file: string) => boolean } = {}): Promise<Gated> {
   const lines = readLedger();
   const head = headOf(lines);
   if (!head) throw new GateError(messages.noFreeze());
   const broken = chainProblems(lines);
   if (broken.length) throw new GateError(`refusing to run: the ledger chain is broken:\n${broken.join('\n')}`);
-  const differences = diffSnapshots(head.entry.files, await snapshot());
+  const differences = diffSnapshots(head.entry.files, await snapshot()).filter((d) => !(d.change === 'added' && options.unfrozen?.(d.file)));
   if (differences.length) {
     const files = differences.map((d) => `${d.file} (${d.change})`);
     throw new GateError(messages.changedSinceFreeze(files), differences.map((d) => d.file));

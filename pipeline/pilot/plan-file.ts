@@ -10,11 +10,11 @@ import { validate } from '../../core/validate.ts';
 import { GateError, RStackError } from '../../core/errors.ts';
 import { appendDurable } from '../kernel/files.ts';
 import { recordExclusion } from '../kernel/exclude.ts';
-import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type LedgerEntry } from '../kernel/ledger.ts';
+import type { LedgerEntry } from '../kernel/ledger.ts';
+import { gate } from '../kernel/gate.ts';
 import { messages } from '../../core/messages.ts';
-import { planProblems, type Plan } from './plan.ts';
+import { planProblems } from './plan.ts';
 import type { PromptName } from './prompts.ts';
-import type { Usage, ResponseFormat } from './client.ts';
 
 import type { ExcludedAnswer, PlanLine } from '../../core/contracts.ts';
 
@@ -61,17 +61,11 @@ export function appendExcluded(run: string, entry: ExcludedAnswer): void {
  * the tree may differ from the head only by plan files not yet frozen (the ones being written).
  */
 export async function gateForPlanning(required: string[]): Promise<{ head: LedgerEntry }> {
-  const lines = readLedger();
-  const head = headOf(lines);
-  if (!head) throw new GateError(messages.noFreeze());
-  const broken = chainProblems(lines);
-  if (broken.length) throw new GateError(`refusing to plan: the ledger chain is broken:\n${broken.join('\n')}`);
-  const missing = required.filter((f) => !(f in head.entry.files));
-  if (missing.length) throw new GateError(`refusing to plan: not frozen yet: ${missing.join(', ')}. ${messages.refreeze}`, missing);
   const plansDir = rel(paths.plans()) + '/';
-  const differences = diffSnapshots(head.entry.files, await snapshot()).filter((d) => !(d.change === 'added' && d.file.startsWith(plansDir)));
-  if (differences.length) throw new GateError(messages.changedSinceFreeze(differences.map((d) => `${d.file} (${d.change})`)), differences.map((d) => d.file));
-  return { head: head.entry };
+  const { entry } = await gate({ unfrozen: (file) => file.startsWith(plansDir) });
+  const missing = required.filter((f) => !(f in entry.files));
+  if (missing.length) throw new GateError(`refusing to plan: not frozen yet: ${missing.join(', ')}. ${messages.refreeze}`, missing);
+  return { head: entry };
 }
 
 /** The plan files frozen in the ledger head. */
