@@ -7,7 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { paths } from '../../core/paths.ts';
 import { fieldOf } from '../../core/validate.ts';
 
-import type { OnFail, Plan, Step } from '../../core/contracts.ts';
+import type { Plan, Step } from '../../core/contracts.ts';
 
 // the plan's shape is schemas/plan.schema.json (core/contracts.ts)
 export type { OnFail, Plan, Step } from '../../core/contracts.ts';

@@ -8,7 +8,7 @@ import { paths, rel } from '../../core/paths.ts';
 import { readJsonl, toLine } from '../../core/jsonl.ts';
 import { sha256 } from '../../core/hash.ts';
 import { RStackError } from '../../core/errors.ts';
-import { layers, type Layer, type LayersTask } from '../../core/layers.ts';
+import { layers, type LayersTask } from '../../core/layers.ts';
 import { rng } from '../kernel/random.ts';
 
 export const PILOT_SEED = 'rstackbench-layers-pilot-v1';

@@ -13,7 +13,7 @@ import { ValidationError, UsageError } from '../../../core/errors.ts';
 import { messages } from '../../../core/messages.ts';
 import { apiUrls } from './predicate.ts';
 
-import type { CaseLabel, ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
+import type { ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
 
 export type { CaseLabel, ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
 export type CaseKind = ProductionCase['kind'];
