@@ -531,6 +531,12 @@ export type PreregFrontMatter = {
    * @minItems 1
    */
   promises?: string[] | null;
+  /**
+   * Arm B: the production samples (manifest ids) a protocol amendment applies to; absent, every sample. Each sample follows its own chain from v1: an amendment for one sample never supersedes another sample's runs
+   *
+   * @minItems 1
+   */
+  samples?: string[] | null;
   title?: string;
 };
 

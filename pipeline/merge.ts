@@ -20,7 +20,7 @@ import { matrixPlan, readTasks } from './evidence/matrix.ts';
 import { evidenceTasksPath } from './evidence/tasks-file.ts';
 import { armBPlanNaming } from './run-arm-b.ts';
 import { manifestPath, readManifest } from './evidence/arm-b/manifest.ts';
-import { protocolChain } from './evidence/arm-b/protocol.ts';
+import { protocolChain, readArmBProtocols } from './evidence/arm-b/protocol.ts';
 
 const arms = ['main', 'horizon', 'controlled', 'arm-a', 'arm-b'] as const;
 type Arm = (typeof arms)[number];
@@ -45,7 +45,7 @@ export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string;
       return { plan: erase(matrixPlan(arm, browser, readTasks(files.tasks ?? evidenceTasksPath()))), tables: evidenceTables };
     case 'arm-b': {
       const manifest = readManifest(manifestPath(files.manifest));
-      return { plan: erase(armBPlanNaming(protocolChain().current.id, manifest, browser)), tables: [{ name: 'evidence_production', hide: ['browser'] }] };
+      return { plan: erase(armBPlanNaming(protocolChain(readArmBProtocols(), manifest.id).current.id, manifest, browser)), tables: [{ name: 'evidence_production', hide: ['browser'] }] };
     }
   }
 }

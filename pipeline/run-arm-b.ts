@@ -24,9 +24,9 @@ import type { EvidenceRow } from '../analysis/rows.ts';
 import { runSummary } from '../analysis/run-summary.ts';
 import { runArm, type RunPlan } from './kernel/run.ts';
 import { parseBrowserName, type BrowserName } from './browser/launch.ts';
-import { conditionId, manifestPath, type ProductionCase, type ProductionManifest } from './evidence/arm-b/manifest.ts';
+import { conditionId, manifestPath, readManifest, type ProductionCase, type ProductionManifest } from './evidence/arm-b/manifest.ts';
 import { labelManifest } from './evidence/arm-b/labeler.ts';
-import { protocolChain } from './evidence/arm-b/protocol.ts';
+import { protocolChain, readArmBProtocols } from './evidence/arm-b/protocol.ts';
 import { excludeSuperseded, preflight } from './evidence/arm-b/preflight.ts';
 import { defaultWindowMs, recordTrial } from './evidence/arm-b/recorder.ts';
 import { contextCookies, readSession } from './evidence/arm-b/session.ts';
@@ -84,7 +84,7 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
     { smoke: options.smoke ?? false, workers: 1, redo: options.redo, shard: options.shard },
     async (gated): Promise<RunPlan<Trial, EvidenceRow>> => {
       // nothing is sent before the protocol, the frozen manifest and labels pass
-      const protocols = protocolChain();
+      const protocols = protocolChain(readArmBProtocols(), readManifest(manifestPath(options.manifest)).id);
       const protocol = protocols.current;
       protocolId = protocol.id;
       const ready = await preflight(manifestPath(options.manifest), gated.entry);

@@ -62,8 +62,9 @@ export async function preflight(manifestFile: string, head: LedgerEntry): Promis
 }
 
 /**
- * Moves every registered arm-b run recorded under a protocol that the current one supersedes to
- * data/excluded/evidence/arm-b/, with the reason in data/excluded/REASONS.jsonl. Returns the moves.
+ * Moves every registered arm-b run of the chain's sample recorded under a protocol that the
+ * current one supersedes to data/excluded/evidence/arm-b/, with the reason in
+ * data/excluded/REASONS.jsonl. Returns the moves. Other samples' runs are not touched.
  */
 export function excludeSuperseded(protocols: ProtocolChain): Array<{ from: string; to: string; protocol: string }> {
   const older = new Map(protocols.chain.slice(0, -1).map((p) => [p.id, p]));
@@ -73,6 +74,7 @@ export function excludeSuperseded(protocols: ProtocolChain): Array<{ from: strin
     const firstLine = fs.readFileSync(file, 'utf8').split('\n', 1)[0];
     if (!firstLine) continue;
     const [row] = parseJsonl<FirstRow>(firstLine, rel(file));
+    if (protocols.sample !== undefined && !row?.condition_id.startsWith(`${protocols.sample}/`)) continue;
     const was = row?.protocol ? older.get(row.protocol) : undefined;
     if (!was) continue;
     const now = protocols.current;

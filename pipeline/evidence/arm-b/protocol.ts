@@ -6,6 +6,11 @@
 //
 // A run records the id of the protocol it ran under. Runs under an older protocol of the chain
 // are superseded: the runner moves them to data/excluded/ with the reason, never deletes them.
+//
+// Each production sample (a manifest id) follows its own chain: an amendment that names
+// `samples:` applies to those samples only, one without applies to every sample. A measurement
+// problem found on one site is amended for that site; the runs of a sample the amendment does not
+// name stay in force under the protocol they ran under.
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from '../../../core/paths.ts';
@@ -21,6 +26,8 @@ export interface Protocol {
   version: string;
   supersedes: string | null;
   title?: string;
+  /** the samples (manifest ids) it applies to; undefined: every sample */
+  samples?: string[];
   /** relative to the root */
   file: string;
   policies: ProductionPolicyName[];
@@ -45,7 +52,7 @@ export function readArmBProtocols(): Protocol[] {
     .map((p) => {
       const text = fs.readFileSync(path.join(root(), p.file), 'utf8');
       const body = text.slice(text.indexOf('\n---\n', 3) + 5);
-      return { ...p, supersedes: p.supersedes ?? null, policies: registeredPolicies(body, p.file) };
+      return { ...p, supersedes: p.supersedes ?? null, samples: p.samples ?? undefined, policies: registeredPolicies(body, p.file) };
     });
 }
 
@@ -54,10 +61,19 @@ export interface ProtocolChain {
   current: Protocol;
   /** every protocol, oldest first; all but the last are superseded */
   chain: Protocol[];
+  /** the sample the chain is for (undefined: protocols that name no sample only) */
+  sample?: string;
 }
 
-/** Follows `supersedes` from v1 to the newest amendment; a fork or a dangling link is refused. */
-export function protocolChain(all = readArmBProtocols()): ProtocolChain {
+/** Whether a protocol applies to a sample: it names none (every sample), or names this one. */
+export const appliesTo = (p: Pick<Protocol, 'samples'>, sample: string | undefined) => !p.samples || (sample !== undefined && p.samples.includes(sample));
+
+/**
+ * Follows `supersedes` from v1 to the newest amendment that applies to the sample; a fork or a
+ * dangling link is refused.
+ */
+export function protocolChain(everything = readArmBProtocols(), sample?: string): ProtocolChain {
+  const all = everything.filter((p) => appliesTo(p, sample));
   const roots = all.filter((p) => !p.supersedes);
   if (roots.length !== 1) {
     throw new GateError(roots.length ? messages.armB.protocolFork(roots.map((p) => p.id)) : messages.armB.noProtocol());
@@ -71,5 +87,5 @@ export function protocolChain(all = readArmBProtocols()): ProtocolChain {
   }
   const orphans = all.filter((p) => !chain.includes(p));
   if (orphans.length) throw new GateError(`refusing to run: ${orphans.map((p) => `${p.file} supersedes ${p.supersedes}`).join('; ')}, which is not in the arm-b chain`);
-  return { current: chain.at(-1)!, chain };
+  return { current: chain.at(-1)!, chain, sample };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { freeze } from '../../../../pipeline/kernel/ledger.ts';
 import { excludeSuperseded, preflight } from '../../../../pipeline/evidence/arm-b/preflight.ts';
-import { protocolChain } from '../../../../pipeline/evidence/arm-b/protocol.ts';
+import { protocolChain, readArmBProtocols } from '../../../../pipeline/evidence/arm-b/protocol.ts';
 
 let tmp = '';
 const p = (...parts: string[]) => path.join(tmp, ...parts);
@@ -28,13 +28,13 @@ function writeLabels(manifestSha = createHash('sha256').update(fs.readFileSync(m
     cases: [{ case_id: 'a', kind: 'navigation', url: `${origin}/a/`, truth: 'success', status: 200, final_url: `${origin}/a/`, redirects: [], body_sha256: '0'.repeat(64), body_bytes: 0, clauses: [] }],
   }));
 }
-function writeRun(name: string, protocol: string, startedAt: string, dir = 'data/raw/evidence/arm-b') {
+function writeRun(name: string, protocol: string, startedAt: string, dir = 'data/raw/evidence/arm-b', sample = 'tiny') {
   fs.mkdirSync(p(dir), { recursive: true });
-  fs.writeFileSync(p(dir, name), JSON.stringify({ run_id: name, condition_id: 'tiny/a/0', started_at: startedAt, protocol }) + '\n');
+  fs.writeFileSync(p(dir, name), JSON.stringify({ run_id: name, condition_id: `${sample}/a/0`, started_at: startedAt, protocol }) + '\n');
 }
-function writeProtocol(file: string, id: string, version: string, supersedes: string) {
+function writeProtocol(file: string, id: string, version: string, supersedes: string, samples = '') {
   fs.mkdirSync(p('prereg'), { recursive: true });
-  fs.writeFileSync(p('prereg', file), `---\nid: ${id}\nstudy: evidence\narm: arm-b\nversion: ${version}\nsupersedes: ${supersedes}\n---\n\n## Registered policies\n\n- \`domcontentloaded\`\n`);
+  fs.writeFileSync(p('prereg', file), `---\nid: ${id}\nstudy: evidence\narm: arm-b\nversion: ${version}\nsupersedes: ${supersedes}\n${samples ? `samples: [${samples}]\n` : ''}---\n\n## Registered policies\n\n- \`domcontentloaded\`\n`);
 }
 
 beforeEach(() => {
@@ -90,4 +90,13 @@ test('runs under a superseded protocol move to data/excluded/ with the reason; r
   const reason = JSON.parse(fs.readFileSync(p('data/excluded/REASONS.jsonl'), 'utf8').trim());
   assert.match(reason.reason, /superseded protocol: recorded under evidence-arm-b .*evidence-arm-b.v1.1 .* is in force/);
   assert.equal(reason.rows, 1);
+});
+
+test('an amendment for one sample supersedes that sample\'s runs only', () => {
+  writeRun('evidence-arm-b-tiny-firefox.jsonl', 'evidence-arm-b', '2030-01-01T00:00:00.000Z');
+  writeRun('evidence-arm-b-other-firefox.jsonl', 'evidence-arm-b', '2030-01-01T00:00:00.000Z', 'data/raw/evidence/arm-b', 'other');
+  writeProtocol('evidence-arm-b-v1.1.md', 'evidence-arm-b.v1.1', '1.1', 'evidence-arm-b', 'tiny');
+  assert.deepEqual(excludeSuperseded(protocolChain(readArmBProtocols(), 'other')), [], 'the amendment does not apply to the other sample');
+  assert.deepEqual(excludeSuperseded(protocolChain(readArmBProtocols(), 'tiny')).map((m) => m.from), ['data/raw/evidence/arm-b/evidence-arm-b-tiny-firefox.jsonl']);
+  assert.ok(fs.existsSync(p('data/raw/evidence/arm-b/evidence-arm-b-other-firefox.jsonl')), "the other sample's run stays registered");
 });

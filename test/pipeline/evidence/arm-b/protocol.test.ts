@@ -60,3 +60,15 @@ test('a reporting amendment (amends:) lists promises and is never the protocol i
   assert.equal(chain.current.id, 'evidence-arm-b');
   assert.deepEqual(readArmBProtocols().map((p) => p.id), ['evidence-arm-b']);
 });
+
+test('an amendment that names its samples is in force for those samples only', () => {
+  write('evidence-arm-b.md', v1, ['domcontentloaded']);
+  write('evidence-arm-b-v1.1.md', { id: 'evidence-arm-b.v1.1', study: 'evidence', arm: 'arm-b', version: '1.1', supersedes: 'evidence-arm-b', samples: '[editor]' }, ['title-settled']);
+  assert.deepEqual(protocolChain(readArmBProtocols(), 'editor').chain.map((p) => p.id), ['evidence-arm-b', 'evidence-arm-b.v1.1']);
+  assert.equal(protocolChain(readArmBProtocols(), 'wordpress-local').current.id, 'evidence-arm-b');
+  assert.equal(protocolChain().current.id, 'evidence-arm-b', 'without a sample only the protocols for every sample count');
+  // an amendment for every sample after a sample's own amendment continues that sample's chain
+  write('evidence-arm-b-v1.2.md', { id: 'evidence-arm-b.v1.2', study: 'evidence', arm: 'arm-b', version: '1.2', supersedes: 'evidence-arm-b.v1.1', samples: '[editor]' }, ['body-stable']);
+  assert.equal(protocolChain(readArmBProtocols(), 'editor').current.id, 'evidence-arm-b.v1.2');
+  assert.equal(protocolChain(readArmBProtocols(), 'wordpress-local').current.id, 'evidence-arm-b');
+});
