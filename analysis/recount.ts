@@ -62,6 +62,14 @@ function productionCounts(items: FlatVerdict[]) {
   };
 }
 
+/**
+ * Arm B's record is the sample its prereg names (prereg/evidence-arm-b.md: data/tasks/arm-b/manifest.json);
+ * another production sample is its own, in the per-sample tables only, never pooled with it.
+ */
+const ARM_B_RECORD_SAMPLE = 'wordpress-local';
+/** An Arm B row's sample: the manifest id, the first part of its condition id (<sample>/<case>/<rep>). */
+const sampleOf = (r: { condition_id: string }) => r.condition_id.split('/')[0]!;
+
 /** One verdict of one trial: the unit the evidence tables count. */
 interface FlatVerdict {
   arm: string; browser: string; condition_id: string; rep: number; scenario: string; truth: string;
@@ -94,7 +102,9 @@ function pairsOf<T>(items: T[], joinKey: (item: T) => string, keepPair: (x: T, y
 /** Computes every SQL table in TypeScript. Row order does not matter: compare.ts matches rows by key. */
 export function recount(input: RecountInput): Record<string, TableRow[]> {
   const layers = input.layers.map((l) => l.row);
-  const evidence = input.evidence.map((l) => l.row);
+  // the study's record; Arm B's is the sample its prereg names (analysis/queries/load_evidence.sql)
+  const evidenceAll = input.evidence.map((l) => l.row);
+  const evidence = evidenceAll.filter((r) => r.arm !== 'arm-b' || sampleOf(r) === ARM_B_RECORD_SAMPLE);
   const main = layers.filter((r) => r.arm === 'main');
   const out: Record<string, TableRow[]> = {};
 
@@ -255,7 +265,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   );
 
   // arm B per sample: the manifest id is the first part of the condition id (<sample>/<case>/<rep>)
-  const production = verdicts.filter((v) => v.arm === 'arm-b').map((v) => ({ ...v, sample: v.condition_id.split('/')[0]! }));
+  const production = flatVerdicts(evidenceAll.filter((r) => r.arm === 'arm-b')).map((v) => ({ ...v, sample: sampleOf(v) }));
   out.evidence_production_samples = [
     ...groupBy(production, (v) => [v.sample, v.browser, v.scenario, v.policy]),
     ...groupBy(production, (v) => [v.sample, v.browser, 'all', v.policy]),
@@ -275,8 +285,8 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   // arm B's timelines: rendering after domcontentloaded and the settlement waits, with the
   // policies' own functions (the SQL derives the same from the events on its own)
-  const productionRows = evidence.filter((r) => r.arm === 'arm-b');
-  out.evidence_production_waits = groupBy(productionRows, (r) => [r.condition_id.split('/')[0]!, r.browser.name]).map(({ key: [sample, browser], items }) => {
+  const productionRows = evidenceAll.filter((r) => r.arm === 'arm-b');
+  out.evidence_production_waits = groupBy(productionRows, (r) => [sampleOf(r), r.browser.name]).map(({ key: [sample, browser], items }) => {
     const dcl = items.flatMap((r) => r.events.filter((e) => e.source === 'dom' && e.type === 'domcontentloaded').slice(0, 1).map((e) => e.t_ms));
     const changed = (r: EvidenceRow, kind: 'title' | 'body') => {
       const first = firstAtDcl(r.events, kind);

@@ -3,16 +3,16 @@
 -- wrong against the frozen truth; a_only_n: only Firefox right, b_only_n: only Chromium right. The
 -- truth of a pair is one label, so a discordant pair is a discordant verdict; a_only_n and b_only_n
 -- feed the exact McNemar test. A trial run in one engine only is not counted.
--- reads: evidence_verdicts
+-- reads: production_verdicts
 SELECT
-  split_part(a.condition_id, '/', 1) AS sample,
+  a.sample,
   a.policy,
   'firefox' AS browser_a,
   'chromium' AS browser_b,
   UNNEST(pair_counts(a.correct, b.correct))
-FROM evidence_verdicts AS a
-JOIN evidence_verdicts AS b
+FROM production_verdicts AS a
+JOIN production_verdicts AS b
   ON a.condition_id = b.condition_id AND a.rep = b.rep AND a.policy = b.policy
- AND a.arm = 'arm-b' AND b.arm = 'arm-b' AND a.browser = 'firefox' AND b.browser = 'chromium'
-GROUP BY sample, a.policy
-ORDER BY sample, a.policy;
+ AND a.browser = 'firefox' AND b.browser = 'chromium'
+GROUP BY a.sample, a.policy
+ORDER BY a.sample, a.policy;

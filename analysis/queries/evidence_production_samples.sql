@@ -3,9 +3,9 @@
 -- the policy's accepts, false accepts and false rejects. Kind "all" pools the sample's kinds.
 -- The semantic-negative rows answer "how often did the policy accept a page that settled into a
 -- state that does not satisfy the action". Samples are never pooled with each other.
--- reads: evidence_verdicts
+-- reads: production_verdicts
 WITH production AS (
-  SELECT split_part(condition_id, '/', 1) AS sample, * FROM evidence_verdicts WHERE arm = 'arm-b'
+  SELECT * FROM production_verdicts
 ),
 by_kind AS (
   SELECT sample, browser, scenario AS kind, policy, case_id, truth, accept FROM production

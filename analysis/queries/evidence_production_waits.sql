@@ -8,10 +8,9 @@
 --                       200 ms later, within 15 000 ms of dispatch; wait from domcontentloaded
 --   body stability      after the title settled, the first three consecutive equal, non-empty body
 --                       samples at least 200 ms apart, the last within 5 000 ms; wait from the settlement
--- reads: evidence_rows
+-- reads: production_rows
 WITH production AS (
-  SELECT split_part(condition_id, '/', 1) AS sample, browser, condition_id, events
-  FROM evidence_rows WHERE arm = 'arm-b'
+  SELECT sample, browser, condition_id, events FROM production_rows
 ),
 events AS (
   SELECT

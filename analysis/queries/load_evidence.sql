@@ -4,8 +4,13 @@
 -- columns: the placeholder below is the struct of column types analysis/columns.ts derives from
 --           schemas/trace.schema.json (the contract is written there once)
 -- produces: evidence_rows (one row per trial) and evidence_verdicts (one row per trial and
---           registered policy, with `correct` = the verdict agrees with the frozen truth)
-CREATE OR REPLACE TABLE evidence_rows AS
+--           registered policy, with `correct` = the verdict agrees with the frozen truth): the
+--           study's record. Arm B's record is the sample its prereg names (prereg/evidence-arm-b.md:
+--           data/tasks/arm-b/manifest.json, id wordpress-local); another production sample is its
+--           own sample, never pooled with it: production_rows and production_verdicts hold every
+--           sample's Arm B rows, with `sample` (the manifest id, the first part of the condition
+--           id), for the per-sample tables.
+CREATE OR REPLACE TABLE evidence_rows_all AS
 SELECT
   filename AS file,
   browser.name AS browser,
@@ -20,7 +25,13 @@ FROM read_json(
 )
 WHERE study = 'evidence';
 
-CREATE OR REPLACE TABLE evidence_verdicts AS
+CREATE OR REPLACE TABLE evidence_rows AS
+SELECT * FROM evidence_rows_all WHERE arm <> 'arm-b' OR split_part(condition_id, '/', 1) = 'wordpress-local';
+
+CREATE OR REPLACE TABLE production_rows AS
+SELECT split_part(condition_id, '/', 1) AS sample, * FROM evidence_rows_all WHERE arm = 'arm-b';
+
+CREATE OR REPLACE TABLE evidence_verdicts_all AS
 SELECT
   r.arm,
   r.browser,
@@ -34,4 +45,10 @@ SELECT
   v.entry.value.accept AS accept,
   v.entry.value.latency_ms AS latency_ms,
   v.entry.value.accept = (r.truth = 'success') AS correct
-FROM evidence_rows AS r, unnest(map_entries(r.verdicts)) AS v(entry);
+FROM evidence_rows_all AS r, unnest(map_entries(r.verdicts)) AS v(entry);
+
+CREATE OR REPLACE TABLE evidence_verdicts AS
+SELECT * FROM evidence_verdicts_all WHERE arm <> 'arm-b' OR split_part(condition_id, '/', 1) = 'wordpress-local';
+
+CREATE OR REPLACE TABLE production_verdicts AS
+SELECT split_part(condition_id, '/', 1) AS sample, * FROM evidence_verdicts_all WHERE arm = 'arm-b';
