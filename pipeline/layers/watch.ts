@@ -9,14 +9,17 @@
 
 export const SUCCESS_INDICATION = '[role=status][data-state=success]';
 
-/** The watch, given the two report calls as expressions of `t` (epoch ms). */
+/**
+ * The watch, given the two report calls as expressions of `t` (epoch ms). The surface has appeared
+ * once #app is there and #loading is gone. The script itself holds no comment: it is the same in
+ * every condition, and names nothing of them.
+ */
 export function pageWatch(report: { successShown: (t: string) => string; revealed: (t: string) => string }): string {
   return `
 let revealed = false;
 new MutationObserver(() => {
   const el = document.querySelector(${JSON.stringify(SUCCESS_INDICATION)});
   if (el && el.checkVisibility()) ${report.successShown('performance.timeOrigin + performance.now()')};
-  // the app's surface replaces its "Loading…" line when it appears (the Access fault's moment)
   if (!revealed && document.getElementById('app') && !document.getElementById('loading')) {
     revealed = true;
     ${report.revealed('performance.timeOrigin + performance.now()')};
