@@ -113,6 +113,8 @@ export async function launchAgentBrowser(name: BrowserName): Promise<AgentBrowse
 
 /** how long the start page's surface may take to show (as condition.ts waits in Chromium) */
 const SURFACE_TIMEOUT_MS = 10_000;
+/** a report travels content script ─▶ background ─▶ HTTP (about 10 ms idle): room for a loaded machine */
+const FIREFOX_REPORT_GRACE_MS = 500;
 
 interface BrowsingContextTree { contexts: { context: string; url: string }[] }
 
@@ -167,6 +169,7 @@ async function inSession<T>(sessionUrl: string, work: (send: Send, capabilities:
 /** The start page in Firefox's first tab, watched by the observer; the harness's session ends before the agent's begins. */
 function firefoxStage(sessionUrl: string, observer: Observer): Stage {
   return {
+    reportGraceMs: FIREFOX_REPORT_GRACE_MS,
     open: (url, { surfaceHeld, moments }) =>
       inSession(sessionUrl, async (send) => {
         observer.listen(moments);

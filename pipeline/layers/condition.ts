@@ -40,6 +40,8 @@ export interface PageMoments {
  */
 export interface Stage {
   open(url: string, options: { surfaceHeld: boolean; moments: PageMoments }): Promise<{ startUrl: string; page?: Page }>;
+  /** how long after the boundary a report stamped before it may still arrive (default REPORT_GRACE_MS) */
+  reportGraceMs?: number;
 }
 
 /** The watch as Playwright installs it: bindings the page calls, an init script in every document. */
@@ -126,7 +128,7 @@ export async function runLayersTrace(options: {
     });
     const boundary = boundaryOf(observed());
     // wait past the boundary so that a success stamped before it has time to arrive
-    await sleep(boundary.at + REPORT_GRACE_MS - now());
+    await sleep(boundary.at + (stage.reportGraceMs ?? REPORT_GRACE_MS) - now());
     const judged = judge(observed(), boundary);
     const persistedValue = app.store.stateAt(boundary.at)[task.target.key];
     const vts = isDeepStrictEqual(persistedValue, task.target.value);
