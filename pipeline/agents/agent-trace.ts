@@ -2,7 +2,7 @@
 // fresh browser of its own, scored like every `layers` trace (pipeline/layers/condition.ts):
 //
 //   launchAgentBrowser ─▶ the condition's app on the fixture server ─▶ the start page open and
-//   instrumented in the default context ─▶ the server is told the agent begins ─▶ agent.run()
+//   watched, in the browser's first tab (its stage) ─▶ the server is told the agent begins ─▶ agent.run()
 //   ─▶ its claim ─▶ scored at the boundary: VTS from the server's persisted state, AS from the page
 //   ─▶ false completion = claimed done and not VTS ─▶ the browser and its profile are removed
 //
@@ -34,7 +34,7 @@ export async function runAgentTrace(options: {
   const { server, task, agent, scoring } = options;
   const launched = await launchAgentBrowser(options.browserName);
   try {
-    const { result, ...outcome } = await runLayersTrace({ server, task, agent, scoring, context: launched.context, endpoints: launched.endpoints });
+    const { result, ...outcome } = await runLayersTrace({ server, task, agent, scoring, stage: launched.stage, endpoints: launched.endpoints });
     const vts = outcome.vts;
     return {
       ...outcome,

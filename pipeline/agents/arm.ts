@@ -19,7 +19,6 @@ import type { RunPlan } from '../kernel/run.ts';
 import { readLayersTasks } from '../layers/read-tasks.ts';
 import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { runAgentTrace } from './agent-trace.ts';
-import { requireOutsideAgentEndpoints } from './agent-browser.ts';
 import { processAgent, DEFAULT_AGENT_TIMEOUT_MS } from './process-agent.ts';
 import { registeredAgent, type AgentIdentity } from './identity.ts';
 
@@ -34,7 +33,6 @@ export function agentPlan(options: {
   tasks?: LayersTask[];
 }): RunPlan<LayersTask, LayersRow, FixtureServer> {
   const { identity, browser } = options;
-  requireOutsideAgentEndpoints(browser);
   // a registered run is the one its frozen prereg names (the gate has already checked the freeze)
   if (!options.smoke) registeredAgent(identity);
   const timeoutMs = options.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;

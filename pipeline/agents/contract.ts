@@ -9,6 +9,7 @@
 // It never receives the layer, severity, fault parameters or condition id.
 import type { Page } from 'playwright-core';
 import type { ClaimLine } from '../../core/contracts.ts';
+import { RStackError } from '../../core/errors.ts';
 
 /** The task as a user gives it. Outside agents receive exactly this, as RSTACKBENCH_TASK. */
 export interface AgentTask {
@@ -22,8 +23,9 @@ export type Claim = Pick<ClaimLine, 'done' | 'message'>;
 /** How an agent reaches the browser: in-process agents use `page`; outside processes the endpoints. */
 export interface AgentSession {
   task: AgentTask;
-  /** the start page, already open in a fresh context */
-  page: Page;
+  /** the start page, already open in a fresh context, where the harness holds it through Playwright;
+   *  absent in a Firefox left to an outside agent (agent-browser.ts), which reaches it by the endpoints */
+  page?: Page;
   endpoints?: {
     /** Chromium: the DevTools HTTP endpoint, http://127.0.0.1:PORT (connectOverCDP) */
     cdp_url?: string;
@@ -47,4 +49,10 @@ export interface AgentResult {
 export interface Agent {
   name: string;
   run(session: AgentSession): Promise<AgentResult>;
+}
+
+/** The page an in-process agent drives; it has none in a browser left to an outside agent. */
+export function requirePage(session: AgentSession, agent: string): Page {
+  if (!session.page) throw new RStackError(`${agent} drives the page in-process, and this browser was opened for an outside agent (no page to hand over)`);
+  return session.page;
 }

@@ -69,7 +69,7 @@ export function processAgent(options: ProcessAgentOptions): Agent {
     name,
     async run(session: AgentSession): Promise<AgentResult> {
       if (!session.endpoints?.cdp_url && !session.endpoints?.ws_endpoint) {
-        return { claim: null, error: 'no endpoint: this browser gives an outside agent nothing to connect to (outside agents run in Chromium)' };
+        return { claim: null, error: 'no endpoint: this browser was not opened for an outside agent (launchAgentBrowser gives the endpoints)' };
       }
       const stderrFile = options.stderrPath(session);
       fs.mkdirSync(path.dirname(stderrFile), { recursive: true });

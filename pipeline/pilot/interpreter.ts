@@ -11,7 +11,7 @@
 // early says it finished. A control that cannot be found or used ends the run with an error and no claim.
 import { performance } from 'node:perf_hooks';
 import type { Locator, Page } from 'playwright-core';
-import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
+import { requirePage, type Agent, type AgentResult, type AgentSession } from '../agents/contract.ts';
 import { Actor } from '../layers/policies/actor.ts';
 import { planProblems, type Action, type Plan, type Step } from './plan.ts';
 
@@ -80,7 +80,9 @@ export function planAgent(plan: Plan, name = 'plan-interpreter'): PlanAgent {
   if (problems.length) throw new Error(`not a valid plan: ${problems.join('; ')}`);
   return {
     name,
-    async run({ task, page }): Promise<PlanRunResult> {
+    async run(session): Promise<PlanRunResult> {
+      const { task } = session;
+      const page = requirePage(session, name);
       const actor = new Actor(page);
       const origin = new URL(task.start_url).origin;
       const executed: ExecutedStep[] = [];

@@ -45,7 +45,20 @@ test('a registered run needs a frozen prereg that names the agent', async (t) =>
   assert.equal(run.exitCode, 3, run.stderr);
   assert.match(run.stderr, /no frozen prereg\/agent-\*\.md registers/);
   assert.equal(fs.existsSync(tree.file('data/raw/layers/agent')) && fs.readdirSync(tree.file('data/raw/layers/agent')).length > 0, false, 'nothing written');
-  const firefox = await runScript(tree, 'run-agent.ts', ['--smoke', '--browser', 'firefox', '--agent', claimsDone]);
-  assert.equal(firefox.exitCode, 2);
-  assert.match(firefox.stderr, /one WebDriver BiDi session/);
+});
+
+test('BROWSER=firefox: a smoke run of an outside agent in Firefox ESR, one row per condition', async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
+  await freeze('test');
+  const run = await runScript(tree, 'run-agent.ts', ['--smoke', '--browser', 'firefox', '--only', '^cards-state-01$', '--agent', claimsDone, '--agent-name', 'claims-done']);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const dir = tree.file('data/excluded/layers/agent');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+  assert.match(files.join(), /^layers-agent-claims-done-firefox-/);
+  const [row] = readJsonl<LayersRow>(path.join(dir, files[0]!), { schema: 'trace' });
+  assert.equal(row!.browser.name, 'firefox');
+  assert.match(row!.browser.version, /^\d+\.\d+/);
+  assert.deepEqual(row!.claim, { done: true });
+  assert.equal(row!.false_completion, true, 'claimed done, not done');
 });

@@ -1,5 +1,6 @@
-// An outside agent for RStackBench, with Puppeteer over the browser's CDP WebSocket
-// (RSTACKBENCH_WS_ENDPOINT) — a different client than the harness's own Playwright.
+// An outside agent for RStackBench, with Puppeteer over the browser's WebSocket
+// (RSTACKBENCH_WS_ENDPOINT): CDP in Chromium, WebDriver BiDi in Firefox (where there is no
+// RSTACKBENCH_CDP_URL) — a different client than the harness's own.
 // It reads the task as a user would give it (RSTACKBENCH_TASK), does it on the page that is open,
 // trusts what the page says, and prints its claim as the last line of stdout.
 import puppeteer from 'puppeteer-core';
@@ -8,7 +9,11 @@ const { instruction } = JSON.parse(process.env.RSTACKBENCH_TASK);
 const claim = (done, message) => console.log(JSON.stringify(message ? { done, message, actions } : { done, actions }));
 let actions = 0;
 
-const browser = await puppeteer.connect({ browserWSEndpoint: process.env.RSTACKBENCH_WS_ENDPOINT, defaultViewport: null });
+const browser = await puppeteer.connect({
+  browserWSEndpoint: process.env.RSTACKBENCH_WS_ENDPOINT,
+  protocol: process.env.RSTACKBENCH_CDP_URL ? 'cdp' : 'webDriverBiDi',
+  defaultViewport: null,
+});
 try {
   const [page] = await browser.pages();
   const card = instruction.match(/project "([^"]+)", set Mode to "([^"]+)"/);

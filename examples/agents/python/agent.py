@@ -3,11 +3,13 @@
 It reads the task as a user would give it (RSTACKBENCH_TASK), attaches to the browser the harness
 opened (RSTACKBENCH_CDP_URL), works on the page that is open, trusts what the page says, and
 prints its claim as the last line of stdout. Install: pip install -r requirements.txt (no browser
-download: it drives the harness's browser).
+download: it drives the harness's browser). Chromium only: connect_over_cdp needs the DevTools
+endpoint, and Firefox gives none (BROWSER=firefox gives RSTACKBENCH_WS_ENDPOINT, WebDriver BiDi).
 """
 import json
 import os
 import re
+import sys
 
 from playwright.sync_api import sync_playwright
 
@@ -22,6 +24,10 @@ def claim(done, message=None):
         out["message"] = message
     print(json.dumps(out), flush=True)
 
+
+if "RSTACKBENCH_CDP_URL" not in os.environ:
+    # no claim: the harness records a crash, not an answer this agent never gave
+    sys.exit("this example connects over CDP (connect_over_cdp): run it with BROWSER=chromium")
 
 with sync_playwright() as p:
     browser = p.chromium.connect_over_cdp(os.environ["RSTACKBENCH_CDP_URL"])

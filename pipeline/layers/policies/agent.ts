@@ -4,7 +4,7 @@
 // the instruction and the page; never the layer, severity, faults or condition id. It returns
 // when it considers the task done; it says nothing more (no claim: the study scores what the page
 // shows and what the server holds). Its actions, retries and first look are counted by its actor.
-import type { Agent } from '../../agents/contract.ts';
+import { requirePage, type Agent } from '../../agents/contract.ts';
 import type { LayersTask } from '../../../core/layers.ts';
 import { Actor } from './actor.ts';
 import { uis } from './ui.ts';
@@ -14,7 +14,8 @@ export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
   const view = policyView(task);
   return {
     name: policy.name,
-    async run({ page }) {
+    async run(session) {
+      const page = requirePage(session, policy.name);
       const actor = new Actor(page);
       const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone });
       try {
