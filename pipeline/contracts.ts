@@ -88,8 +88,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'make contracts',
     summary: 'generate core/contracts.ts (the TypeScript types) from schemas/*.schema.json',
-    options: { check: { type: 'boolean', default: false } },
-    help: { check: 'compare with the committed core/contracts.ts instead of writing it (exit 1 when they differ)' },
+    options: { check: { type: 'boolean', default: false, help: 'compare with the committed core/contracts.ts instead of writing it (exit 1 when they differ)' } },
     async run(values) {
       const text = await generateContracts();
       const current = fs.existsSync(target()) ? fs.readFileSync(target(), 'utf8') : '';

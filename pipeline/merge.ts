@@ -56,18 +56,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     summary: 'join the shard files of one sharded run (--shard i/n) into one registered run, in the order a single-machine run writes its rows',
     usage: 'make merge ARM=main|horizon|controlled|arm-a|arm-b [BROWSER=firefox] [ARGS="--shards 4"]',
     options: {
-      arm: { type: 'string' },
-      browser: { type: 'string' },
-      shards: { type: 'string' },
-      tasks: { type: 'string' },
-      manifest: { type: 'string' },
-    },
-    help: {
-      arm: `the arm whose shards to merge: ${arms.join(', ')} (the study follows from it)`,
-      browser: 'chromium or firefox (default: the browser of the arm\'s run target; main and horizon: $BROWSER, else chromium)',
-      shards: 'N: merge the run sharded N ways (needed only when shard files of more than one N are present)',
-      tasks: 'controlled, arm-a: the task file their run used (default: data/tasks/evidence-controlled.jsonl)',
-      manifest: 'arm-b: the production manifest its run used (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)',
+      arm: { type: 'string', help: `the arm whose shards to merge: ${arms.join(', ')} (the study follows from it)` },
+      browser: { type: 'string', help: 'chromium or firefox (default: the browser of the arm\'s run target; main and horizon: $BROWSER, else chromium)' },
+      shards: { type: 'string', help: 'N: merge the run sharded N ways (needed only when shard files of more than one N are present)' },
+      tasks: { type: 'string', help: 'controlled, arm-a: the task file their run used (default: data/tasks/evidence-controlled.jsonl)' },
+      manifest: { type: 'string', help: 'arm-b: the production manifest its run used (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
     },
     async run(values) {
       if (!values.arm || !arms.includes(values.arm as Arm)) throw new UsageError(`--arm takes one of ${arms.join(', ')}${values.arm ? `, not ${JSON.stringify(values.arm)}` : ' (make merge ARM=main)'}`);

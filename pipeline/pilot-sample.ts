@@ -13,8 +13,10 @@ import { writeFileAtomic } from './kernel/files.ts';
 await main({
   name: 'make pilot-sample',
   summary: 'draw the planning pilot\'s 30 card conditions (5 baseline, 5 per layer) into data/tasks/pilot-sample.jsonl',
-  options: { seed: { type: 'string', default: PILOT_SEED }, check: { type: 'boolean', default: false } },
-  help: { seed: 'the draw\'s seed (prereg/layers-pilot.md names the registered one)', check: 'write nothing; exit 1 if the file would change' },
+  options: {
+    seed: { type: 'string', default: PILOT_SEED, help: 'the draw\'s seed (prereg/layers-pilot.md names the registered one)' },
+    check: { type: 'boolean', default: false, help: 'write nothing; exit 1 if the file would change' },
+  },
   async run(values) {
     const sample = drawPilotSample(readLayersTasks(), values.seed);
     const text = sample.map((s, i) => (validate('pilot-sample', s, { file: 'drawn sample', line: i + 1 }), toLine(s))).join('');

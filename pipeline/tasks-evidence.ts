@@ -26,12 +26,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     name: 'tasks-evidence',
     summary: 'write the evidence study\'s 320 controlled conditions to data/tasks/evidence-controlled.jsonl',
     options: {
-      check: { type: 'boolean', default: false },
-      force: { type: 'boolean', default: false },
-    },
-    help: {
-      check: 'only check that the file on disk is what the generator writes (exit 1 if not)',
-      force: 'overwrite a file that differs (refreeze afterwards)',
+      check: { type: 'boolean', default: false, help: 'only check that the file on disk is what the generator writes (exit 1 if not)' },
+      force: { type: 'boolean', default: false, help: 'overwrite a file that differs (refreeze afterwards)' },
     },
     async run(values) {
       const file = evidenceTasksFile();

@@ -12,8 +12,10 @@ import { writeFileAtomic } from './kernel/files.ts';
 await main({
   name: 'make tasks',
   summary: 'generate the 288 seeded `layers` conditions into data/tasks/layers.jsonl (the same seed gives the same bytes)',
-  options: { seed: { type: 'string', default: DEFAULT_SEED }, check: { type: 'boolean', default: false } },
-  help: { seed: 'the generator seed (prereg/layers.md names the registered one)', check: 'write nothing; exit 1 if the file would change' },
+  options: {
+    seed: { type: 'string', default: DEFAULT_SEED, help: 'the generator seed (prereg/layers.md names the registered one)' },
+    check: { type: 'boolean', default: false, help: 'write nothing; exit 1 if the file would change' },
+  },
   async run(values) {
     const tasks = generateLayersTasks(values.seed);
     const text = tasks.map((t, i) => (validate('layers-task', t, { file: 'generated task', line: i + 1 }), toLine(t))).join('');

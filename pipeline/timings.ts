@@ -102,8 +102,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'rstackbench timings',
     summary: 'how long each registered run in data/raw took, computed from its rows\' started_at and elapsed_ms (a Markdown table)',
-    options: {},
-    help: {},
     async run() {
       const runs = registeredTimings();
       process.stdout.write(runs.length ? formatTimings(runs) + '\n' : 'no registered runs under data/raw\n');

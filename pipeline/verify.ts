@@ -106,8 +106,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'make verify',
     summary: 'check the ledger chain, the frozen inputs, the data manifest and every run against its freeze',
-    options: {},
-    help: {},
     async run() {
       const { checks, problems } = await verify();
       if (problems.length) {

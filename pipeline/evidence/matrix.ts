@@ -21,6 +21,7 @@ import type { EvidenceRow } from '../../analysis/rows.ts';
 import { runSummary } from '../../analysis/run-summary.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
+import { runOptions } from '../kernel/run-flags.ts';
 import { runCondition, warmUp } from './condition.ts';
 
 export interface MatrixOptions extends RunFlags {
@@ -68,22 +69,9 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
 
 /** The flags both evidence runners take (run-controlled, run-arm-a). */
 export const matrixOptions = {
-  smoke: { type: 'boolean', default: false },
-  workers: { type: 'string', default: '1' },
-  only: { type: 'string' },
-  redo: { type: 'string' },
-  tasks: { type: 'string' },
-  shard: { type: 'string' },
+  ...runOptions('condition'),
+  tasks: { type: 'string', help: 'the task file (default: data/tasks/evidence-controlled.jsonl)' },
 } as const;
-
-export const matrixHelp = (arm: string) => ({
-  smoke: `a development run: rows go to data/excluded/evidence/${arm}/; repeating the command resumes it`,
-  workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
-  only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
-  redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
-  tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
-  shard: 'i/n: run every n-th condition starting at the i-th (one machine of n); make merge joins the shards',
-});
 
 /** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0. */
 export function gateExit(result: MatrixResult, smoke: boolean): number {
