@@ -36,12 +36,13 @@ export class SqlSession {
     const session = new SqlSession(instance, connection, queriesDir);
     const empty = path.join(queriesDir, 'empty.jsonl');
     try {
-      await connection.run(session.sql('macros'));
       for (const study of ['layers', 'evidence'] as const) {
         const list = files[study].length ? files[study] : [empty];
         await connection.run(`SET VARIABLE ${study}_files = ${sqlList(list)}`);
         await connection.run(session.sql(`load_${study}`).replace('{{trace columns}}', columnsLiteral(study)));
       }
+      // after the rows: the table macros (layers_pairs, verdict_pairs) read the loaded tables
+      await connection.run(session.sql('macros'));
     } catch (cause) {
       session.close();
       throw new RStackError(`DuckDB could not load the raw rows: ${(cause as Error).message}`, { cause });

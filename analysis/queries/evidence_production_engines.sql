@@ -4,15 +4,8 @@
 -- truth of a pair is one label, so a discordant pair is a discordant verdict; a_only_n and b_only_n
 -- feed the exact McNemar test. A trial run in one engine only is not counted.
 -- reads: evidence_verdicts
-SELECT
-  split_part(a.condition_id, '/', 1) AS sample,
-  a.policy,
-  'firefox' AS browser_a,
-  'chromium' AS browser_b,
-  UNNEST(pair_counts(a.correct, b.correct))
-FROM evidence_verdicts AS a
-JOIN evidence_verdicts AS b
-  ON a.condition_id = b.condition_id AND a.rep = b.rep AND a.policy = b.policy
- AND a.arm = 'arm-b' AND b.arm = 'arm-b' AND a.browser = 'firefox' AND b.browser = 'chromium'
-GROUP BY sample, a.policy
-ORDER BY sample, a.policy;
+SELECT split_part(condition_id, '/', 1) AS sample, policy_a AS policy, browser_a, browser_b, UNNEST(pair_counts(correct_a, correct_b))
+FROM verdict_pairs()
+WHERE arm_a = 'arm-b' AND arm_b = 'arm-b' AND browser_a = 'firefox' AND browser_b = 'chromium' AND policy_a = policy_b
+GROUP BY sample, policy, browser_a, browser_b
+ORDER BY sample, policy;
