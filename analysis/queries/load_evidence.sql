@@ -1,24 +1,9 @@
 -- Loads every `evidence` trace row into evidence_rows, and its verdicts into evidence_verdicts.
--- reads:    the files listed in the variable evidence_files (data/raw/evidence/**/*.jsonl, or
---           analysis/queries/empty.jsonl when there are none)
--- columns: the placeholder below is the struct of column types analysis/columns.ts derives from
---           schemas/trace.schema.json (the contract is written there once)
+-- reads:    evidence_trace (load_trace.sql)
 -- produces: evidence_rows (one row per trial) and evidence_verdicts (one row per trial and
 --           registered policy, with `correct` = the verdict agrees with the frozen truth)
 CREATE OR REPLACE TABLE evidence_rows AS
-SELECT
-  filename AS file,
-  browser.name AS browser,
-  browser.version AS browser_version,
-  coalesce(smoke, false) AS smoke,
-  * EXCLUDE (filename, browser, smoke)
-FROM read_json(
-  getvariable('evidence_files'),
-  format = 'newline_delimited',
-  filename = true,
-  columns = {{trace columns}}
-)
-WHERE study = 'evidence';
+SELECT * FROM evidence_trace WHERE study = 'evidence';
 
 CREATE OR REPLACE TABLE evidence_verdicts AS
 SELECT
