@@ -1,6 +1,7 @@
 // The `layers` study's arms on the run skeleton (pipeline/kernel/run.ts): what `make run-layers`
 // and `make run-horizon` run. The study supplies its units — (condition, policy, scoring) — how one
 // becomes a row (condition.ts), and the tables its summary shows (analysis/tables.ts).
+import type { Command } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
 import { rel } from '../../core/paths.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
@@ -72,7 +73,7 @@ export const armOptions = {
 
 type Values = { browser?: string } & Parameters<typeof runFlags>[0];
 
-export async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
+async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
   const browser = parseBrowserName(values.browser);
   const result = await runArm(runFlags(values), () => layersPlan(arm, browser));
   process.stdout.write(`layers/${arm} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTables[arm])}\n`);
@@ -80,3 +81,19 @@ export async function runLayersArm(arm: LayersArm, values: Values): Promise<numb
   if (errors) log({ kind: 'warn', message: `${errors} traces recorded a policy error (see the rows' error field)` });
   return 0;
 }
+
+/** Each arm's run target (pipeline/run-layers.ts, pipeline/run-horizon.ts) as its --help names it. */
+const runTargets: Record<LayersArm, { name: string; summary: string; usage: string }> = {
+  main: {
+    name: 'make run-layers',
+    summary: 'run the 864 `layers` traces (288 conditions × 3 reference policies) and print AS / VTS / FC per policy and layer',
+    usage: 'make run-layers [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke --only cards-state"]',
+  },
+  horizon: {
+    name: 'make run-horizon',
+    summary: 'run the 240-trace scoring-horizon ablation and print VTS per layer and horizon',
+    usage: 'make run-horizon [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke"]',
+  },
+};
+
+export const layersCommand = (arm: LayersArm): Command<typeof armOptions> => ({ ...runTargets[arm], options: armOptions, run: (values) => runLayersArm(arm, values) });
