@@ -24,7 +24,7 @@ import { TraceWriter } from './trace-writer.ts';
 import { runPool } from './pool.ts';
 import { chooseRun } from './run-files.ts';
 import { updateDataManifest } from './manifest.ts';
-import { appendDurable } from './files.ts';
+import { appendDurable, countRows } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 import { logEnd, logStart, runningSessions } from './run-log.ts';
 import type { TraceRow } from '../../core/contracts.ts';
@@ -196,8 +196,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
     throw error;
   } finally {
     // 7
-    const rows = fs.existsSync(writer.file) ? fs.readFileSync(writer.file, 'utf8').split('\n').filter(Boolean).length : 0;
-    logEnd(start, { rows, exit, excluded });
+    logEnd(start, { rows: countRows(writer.file), exit, excluded });
     await updateDataManifest();
   }
   // 8
