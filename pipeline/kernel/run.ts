@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { paths, rel } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { readJsonl, toLine } from '../../core/jsonl.ts';
-import { UsageError, RStackError } from '../../core/errors.ts';
+import { UsageError, RStackError, firstLine } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { gate, type Gated } from './gate.ts';
 import { TraceWriter } from './trace-writer.ts';
@@ -150,7 +150,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
         excluded.push(rel(attempts));
       }
       failedAttempts++;
-      const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
+      const message = firstLine(error);
       appendDurable(attempts, toLine({ run_id: chosen.runId, condition_id: p.conditionOf(unit), unit: p.unitKey(unit), attempt, at: new Date().toISOString(), error: message }));
       log({ kind: 'warn', message: messages.attemptFailed(p.conditionOf(unit), attempt, message) });
     };

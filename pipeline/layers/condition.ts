@@ -18,6 +18,7 @@ import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
 import { boundaryOf, judge, type Observed, type Scoring } from './scoring.ts';
 import type { LayersRow } from '../../core/contracts.ts';
 import type { RowBody } from '../kernel/run.ts';
+import { firstLine } from '../../core/errors.ts';
 
 export type { Scoring } from './scoring.ts';
 
@@ -93,7 +94,7 @@ export async function runLayersTrace(options: {
     try {
       result = await agent.run({ task: { instruction: task.instruction, start_url: page.url() }, page, endpoints: options.endpoints });
     } catch (e) {
-      result = { claim: null, error: (e as Error).message.split('\n')[0] ?? String(e) };
+      result = { claim: null, error: firstLine(e) };
     }
     const tEnd = now();
 

@@ -14,6 +14,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
 import { Actor } from '../layers/policies/actor.ts';
 import { planProblems, type Action, type Plan, type Step } from './plan.ts';
+import { firstLine } from '../../core/errors.ts';
 
 export const MAX_EXECUTED_STEPS = 120;
 export const MAX_PLAN_MS = 60_000;
@@ -44,7 +45,6 @@ export interface PlanRunResult extends AgentResult {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-const firstLine = (e: unknown) => ((e as Error)?.message ?? String(e)).split('\n')[0]!;
 
 function region(page: Page, scope: string | undefined): Locator {
   if (!scope) return page.locator('body');
