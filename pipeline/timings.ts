@@ -6,6 +6,7 @@
 // row's end: the browser's launch before the first row and the summary after the last are not in it.
 import path from 'node:path';
 import { main } from '../core/cli.ts';
+import { formatDuration } from '../core/log.ts';
 import { paths, rel } from '../core/paths.ts';
 import { readJsonl } from '../core/jsonl.ts';
 import { listFiles } from '../core/files.ts';
@@ -65,14 +66,6 @@ export function markOverlaps(runs: RunTiming[]): RunTiming[] {
     a.overlaps = runs.filter((b) => b !== a && b.firstStart < a.lastEnd && a.firstStart < b.lastEnd).map((b) => path.basename(b.file, '.jsonl'));
   }
   return runs;
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  return h ? `${h} h ${String(m).padStart(2, '0')} min` : m ? `${m} min ${String(sec).padStart(2, '0')} s` : `${sec} s`;
 }
 
 export function formatTimings(runs: RunTiming[]): string {
