@@ -43,7 +43,8 @@ export function fieldOf(error: ErrorObject): string {
   return extra ? (base ? `${base}.${extra}` : extra) : base;
 }
 
-function describe(error: ErrorObject): string {
+/** What is wrong with the field, in the words every validation message uses. */
+export function describeError(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required': return 'is missing';
     case 'additionalProperties':
@@ -58,7 +59,7 @@ export function validate<T>(schema: SchemaName, value: unknown, where: { file: s
   const fn = validator(schema);
   if (!fn(value)) {
     const error = fn.errors![0]!;
-    throw new ValidationError(where.file, where.line ?? null, fieldOf(error), describe(error), fn.errors);
+    throw new ValidationError(where.file, where.line ?? null, fieldOf(error), describeError(error), fn.errors);
   }
   return value as T;
 }

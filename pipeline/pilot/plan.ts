@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { paths } from '../../core/paths.ts';
-import { fieldOf } from '../../core/validate.ts';
+import { describeError, fieldOf } from '../../core/validate.ts';
 
 import type { Plan, Step } from '../../core/contracts.ts';
 
@@ -34,13 +34,7 @@ function validators() {
 }
 
 function describe(e: ErrorObject, prefix: string): string {
-  const field = fieldOf(e);
-  const where = [prefix, field].filter(Boolean).join('.');
-  switch (e.keyword) {
-    case 'required': return `${where} is missing`;
-    case 'additionalProperties': return `${where} is not allowed here`;
-    default: return `${where || '(plan)'} ${e.message ?? 'is invalid'}`;
-  }
+  return `${[prefix, fieldOf(e)].filter(Boolean).join('.') || '(plan)'} ${describeError(e)}`;
 }
 
 /** Every problem of a candidate plan; [] when it is a valid plan. */
