@@ -15,6 +15,7 @@ import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
 import { Actor } from '../layers/policies/actor.ts';
 import { planProblems, type Action, type Plan, type Step } from './plan.ts';
 import { firstLine } from '../../core/errors.ts';
+import type { LayersRow } from '../../core/contracts.ts';
 
 export const MAX_EXECUTED_STEPS = 120;
 export const MAX_PLAN_MS = 60_000;
@@ -24,17 +25,8 @@ const REGIONS = 'section, form, li, article, fieldset, [role=dialog], [role=grou
 const SUMMARY = '.summary, #summary';
 const POLL_MS = 50;
 
-export interface ExecutedStep {
-  /** the step's index in the plan */
-  index: number;
-  action: Action;
-  /** false: a check that did not hold, or a step that failed */
-  ok: boolean;
-  /** start, ms after the plan began */
-  t_ms: number;
-  ms: number;
-  note?: string;
-}
+/** One executed step as the row records it (schemas/trace.schema.json: index, ok, start and duration), of a plan's action. */
+export type ExecutedStep = NonNullable<LayersRow['executed']>[number] & { action: Action };
 
 export interface PlanRunResult extends AgentResult {
   actions: number;
