@@ -10,7 +10,7 @@ import { describeError, fieldOf } from '../../core/validate.ts';
 import type { Plan, Step } from '../../core/contracts.ts';
 
 // the plan's shape is schemas/plan.schema.json (core/contracts.ts)
-export type { OnFail, Plan, Step } from '../../core/contracts.ts';
+export type { Plan, Step } from '../../core/contracts.ts';
 export type Action = Step['action'];
 export const actions: readonly Action[] = ['navigate', 'wait', 'select', 'fill', 'click', 'check_text', 'read_summary', 'reload', 'stop'];
 
@@ -75,8 +75,4 @@ function semanticProblems(plan: Plan): string[] {
     }
   });
   return problems;
-}
-
-export function isPlan(value: unknown): value is Plan {
-  return planProblems(value).length === 0;
 }

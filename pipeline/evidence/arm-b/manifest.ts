@@ -16,7 +16,6 @@ import { apiUrls } from './predicate.ts';
 import type { ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
 
 export type { CaseLabel, ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
-export type CaseKind = ProductionCase['kind'];
 
 export const defaultManifestPath = () => path.join(paths.tasks(), 'arm-b', 'manifest.json');
 
