@@ -4,7 +4,7 @@
 //
 //   data/raw ──▶ queries/<name>.sql (DuckDB) ──┐
 //            └─▶ recount.ts (TypeScript) ──────┴─▶ compare.ts ──▶ + statistics ──▶ out/<name>.json|csv
-import { wilson, mcnemarExact } from './stats.ts';
+import { wilson, mcnemarExact } from '../core/stats.ts';
 
 export type Cell = string | number | boolean | null;
 export type TableRow = Record<string, Cell>;
