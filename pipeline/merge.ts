@@ -16,9 +16,9 @@ import { parseBrowserName, type BrowserName } from './browser/launch.ts';
 import { gate } from './kernel/gate.ts';
 import { mergeShards, type MergePlan } from './kernel/merge.ts';
 import { layersPlan, summaryTables } from './layers/arms.ts';
-import { matrixPlan, readTasks } from './evidence/matrix.ts';
+import { matrixPlan, readTasks, summaryTables as matrixTables } from './evidence/matrix.ts';
 import { evidenceTasksPath } from './evidence/tasks-file.ts';
-import { armBPlanNaming } from './run-arm-b.ts';
+import { armBPlanNaming, armBSummaryTables } from './run-arm-b.ts';
 import { manifestPath, readManifest } from './evidence/arm-b/manifest.ts';
 import { protocolChain } from './evidence/arm-b/protocol.ts';
 
@@ -27,11 +27,6 @@ type Arm = (typeof arms)[number];
 
 /** Each arm's browser when none is given: the one its run target uses. */
 const defaultBrowser: Record<Arm, BrowserName> = { main: 'chromium', horizon: 'chromium', controlled: 'chromium', 'arm-a': 'firefox', 'arm-b': 'firefox' };
-
-const evidenceTables: SummaryTable[] = [
-  { name: 'evidence_confusion', hide: ['arm', 'browser'] },
-  { name: 'evidence_latency', hide: ['arm', 'browser'] },
-];
 
 /** The arm's plan, from the same function its run target calls, and the tables its summary shows. */
 export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string; manifest?: string } = {}): { plan: MergePlan<unknown, TraceRow>; tables: SummaryTable[] } {
@@ -42,10 +37,10 @@ export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string;
       return { plan: erase(layersPlan(arm, browser)), tables: summaryTables[arm] };
     case 'controlled':
     case 'arm-a':
-      return { plan: erase(matrixPlan(arm, browser, readTasks(files.tasks ?? evidenceTasksPath()))), tables: evidenceTables };
+      return { plan: erase(matrixPlan(arm, browser, readTasks(files.tasks ?? evidenceTasksPath()))), tables: matrixTables };
     case 'arm-b': {
       const manifest = readManifest(manifestPath(files.manifest));
-      return { plan: erase(armBPlanNaming(protocolChain().current.id, manifest, browser)), tables: [{ name: 'evidence_production', hide: ['browser'] }] };
+      return { plan: erase(armBPlanNaming(protocolChain().current.id, manifest, browser)), tables: armBSummaryTables };
     }
   }
 }

@@ -21,7 +21,7 @@ import { rel } from '../core/paths.ts';
 import { log } from '../core/log.ts';
 import { verdicts, checkCounts } from '../core/evidence/production.ts';
 import type { EvidenceRow } from '../analysis/rows.ts';
-import { runSummary } from '../analysis/run-summary.ts';
+import { runSummary, type SummaryTable } from '../analysis/run-summary.ts';
 import { runArm, type RunPlan } from './kernel/run.ts';
 import { runOptions } from './kernel/run-flags.ts';
 import { parseBrowserName, type BrowserName } from './browser/launch.ts';
@@ -142,12 +142,15 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   return { file: rel(result.file), runId: result.runId, protocol: protocolId, rows: result.rows, written: result.written, checks: checkCounts(result.rows) };
 }
 
+/** The analysis's table an Arm B run (and its merge) shows on the run's rows. */
+export const armBSummaryTables: SummaryTable[] = [{ name: 'evidence_production', hide: ['browser'] }];
+
 /** What the runner prints: the analysis's production table on the run's rows, then the instrumentation checks. */
 export function formatRun(result: RunResult): string {
   const checks = Object.entries(result.checks).map(([name, c]) => `  ${name.padEnd(30)} ${c.failed}/${c.of}`);
   return [
     `${result.file} (protocol ${result.protocol}, ${result.written} new rows)`,
-    runSummary(result.rows, [{ name: 'evidence_production', hide: ['browser'] }]),
+    runSummary(result.rows, armBSummaryTables),
     '',
     'instrumentation checks (failed / applicable trials):',
     ...checks,

@@ -18,7 +18,7 @@ import { messages } from '../../core/messages.ts';
 import { RStackError } from '../../core/errors.ts';
 import { runGates, type GateResult } from '../../core/evidence/gates.ts';
 import type { EvidenceRow } from '../../analysis/rows.ts';
-import { runSummary } from '../../analysis/run-summary.ts';
+import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
 import { runOptions } from '../kernel/run-flags.ts';
@@ -94,16 +94,14 @@ export function formatGates(gates: GateResult[]): string {
   return lines.join('\n');
 }
 
+/** The analysis's tables a matrix run (and its merge) shows on the run's rows. */
+export const summaryTables: SummaryTable[] = [
+  { name: 'evidence_confusion', hide: ['arm', 'browser'] },
+  { name: 'evidence_latency', hide: ['arm', 'browser'] },
+  { name: 'evidence_paired', hide: ['arm', 'browser', 'pairs', 'both_n', 'neither_n'] },
+];
+
 /** The summary every evidence run prints on exit: the analysis's tables on the run's rows, then the gates. */
 export function formatRun(result: MatrixResult): string {
-  return [
-    `${rel(result.file)}`,
-    runSummary(result.rows, [
-      { name: 'evidence_confusion', hide: ['arm', 'browser'] },
-      { name: 'evidence_latency', hide: ['arm', 'browser'] },
-      { name: 'evidence_paired', hide: ['arm', 'browser', 'pairs', 'both_n', 'neither_n'] },
-    ]),
-    '',
-    formatGates(result.gates),
-  ].join('\n');
+  return [`${rel(result.file)}`, runSummary(result.rows, summaryTables), '', formatGates(result.gates)].join('\n');
 }
