@@ -8,7 +8,7 @@ import path from 'node:path';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { main } from '../core/cli.ts';
 import { codeRoot, paths } from '../core/paths.ts';
-import { writeGenerated } from './kernel/generated.ts';
+import { checkOption, writeGenerated } from './kernel/generated.ts';
 
 /** Each schema's root type and the $defs worth a name of their own; then the compositions. */
 /** withDefs: emit every $def the root references, named after its key (a schema of many small $defs) */
@@ -87,7 +87,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'make contracts',
     summary: 'generate core/contracts.ts (the TypeScript types) from schemas/*.schema.json',
-    options: { check: { type: 'boolean', default: false, help: 'compare with the committed core/contracts.ts instead of writing it (exit 1 when they differ)' } },
+    options: checkOption,
     async run(values) {
       return writeGenerated(target(), await generateContracts(), { what: 'the types of schemas/*.schema.json', check: values.check });
     },

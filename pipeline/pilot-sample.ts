@@ -4,14 +4,14 @@
 import { main } from '../core/cli.ts';
 import { readLayersTasks } from './layers/read-tasks.ts';
 import { drawPilotSample, pilotSampleFile, PILOT_SEED } from './pilot/sample.ts';
-import { jsonlOf, writeGenerated } from './kernel/generated.ts';
+import { checkOption, jsonlOf, writeGenerated } from './kernel/generated.ts';
 
 await main({
   name: 'make pilot-sample',
   summary: 'draw the planning pilot\'s 30 card conditions (5 baseline, 5 per layer) into data/tasks/pilot-sample.jsonl',
   options: {
     seed: { type: 'string', default: PILOT_SEED, help: 'the draw\'s seed (prereg/layers-pilot.md names the registered one)' },
-    check: { type: 'boolean', default: false, help: 'write nothing; exit 1 if the file would change' },
+    ...checkOption,
   },
   async run(values) {
     const sample = drawPilotSample(readLayersTasks(), values.seed);

@@ -5,13 +5,13 @@
 import { main } from '../core/cli.ts';
 import { controlledMatrix, generateTasks } from '../fixtures/evidence/tasks.ts';
 import { evidenceTasksPath } from './evidence/tasks-file.ts';
-import { jsonlOf, writeGenerated } from './kernel/generated.ts';
+import { checkOption, jsonlOf, writeGenerated } from './kernel/generated.ts';
 
 await main({
   name: 'tasks-evidence',
   summary: 'write the evidence study\'s 320 controlled conditions to data/tasks/evidence-controlled.jsonl',
   options: {
-    check: { type: 'boolean', default: false, help: 'only check that the file on disk is what the generator writes (exit 1 if not)' },
+    ...checkOption,
     force: { type: 'boolean', default: false, help: 'overwrite a file that differs (refreeze afterwards)' },
   },
   async run(values) {

@@ -3,14 +3,14 @@
 import { main } from '../core/cli.ts';
 import { generateLayersTasks, DEFAULT_SEED } from './layers/tasks.ts';
 import { layersTaskFile } from './layers/read-tasks.ts';
-import { jsonlOf, writeGenerated } from './kernel/generated.ts';
+import { checkOption, jsonlOf, writeGenerated } from './kernel/generated.ts';
 
 await main({
   name: 'make tasks',
   summary: 'generate the 288 seeded `layers` conditions into data/tasks/layers.jsonl (the same seed gives the same bytes)',
   options: {
     seed: { type: 'string', default: DEFAULT_SEED, help: 'the generator seed (prereg/layers.md names the registered one)' },
-    check: { type: 'boolean', default: false, help: 'write nothing; exit 1 if the file would change' },
+    ...checkOption,
   },
   async run(values) {
     const tasks = generateLayersTasks(values.seed);

@@ -10,6 +10,9 @@ import { UsageError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { writeFileAtomic } from './files.ts';
 
+/** The --check flag every generator takes. */
+export const checkOption = { check: { type: 'boolean', default: false, help: 'write nothing; compare with the file on disk and exit 1 if it would change' } } as const;
+
 /** Values as JSONL text, each checked against its schema first. */
 export const jsonlOf = (schema: SchemaName, values: readonly unknown[], name: string): string =>
   values.map((v, i) => toLine(validate(schema, v, { file: name, line: i + 1 }))).join('');
