@@ -3,30 +3,18 @@
 //   fixtures/, analysis/, figures/ and paper/ never import pipeline/;
 //   paper/ reads only generated files: it imports core/ alone;
 //   and no import cycle anywhere.
+/** A forbidden import: from the files matching `from` to those matching `to`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'core-is-a-leaf',
-      comment: 'core/ is the shared leaf: it imports nothing of ours but core/',
-      severity: 'error',
-      from: { path: '^core/' },
-      to: { path: '^(pipeline|fixtures|analysis|figures|paper|test|examples|bin)/' },
-    },
-    {
-      name: 'nothing-downstream-imports-the-pipeline',
-      comment: 'fixtures/, analysis/, figures/ and paper/ never import pipeline/ (the steps run them, not the other way)',
-      severity: 'error',
-      from: { path: '^(fixtures|analysis|figures|paper)/' },
-      to: { path: '^pipeline/' },
-    },
-    {
-      name: 'paper-reads-only-generated-files',
-      comment: 'paper/ binds placeholders to analysis/out and figures/out: it imports core/ alone',
-      severity: 'error',
-      from: { path: '^paper/' },
-      to: { path: '^(analysis|figures|fixtures)/' },
-    },
+    forbid('core-is-a-leaf', 'core/ is the shared leaf: it imports nothing of ours but core/',
+      '^core/', '^(pipeline|fixtures|analysis|figures|paper|test|examples|bin)/'),
+    forbid('nothing-downstream-imports-the-pipeline', 'fixtures/, analysis/, figures/ and paper/ never import pipeline/ (the steps run them, not the other way)',
+      '^(fixtures|analysis|figures|paper)/', '^pipeline/'),
+    forbid('paper-reads-only-generated-files', 'paper/ binds placeholders to analysis/out and figures/out: it imports core/ alone',
+      '^paper/', '^(analysis|figures|fixtures)/'),
     {
       name: 'no-cycles',
       severity: 'error',

@@ -1,5 +1,5 @@
 // The column types DuckDB reads the raw rows with, derived from schemas/trace.schema.json — the one
-// place the trace row is written — so the SQL never restates the contract. load_<study>.sql says
+// place the trace row is written — so the SQL never restates the contract. load_trace.sql says
 // `columns = {{trace columns}}` and analysis/duck.ts puts this struct there.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { paths, rel } from '../core/paths.ts';
 import { sha256 } from '../core/hash.ts';
 import { listFiles } from '../core/files.ts';
+import { readJsonlLines } from '../core/jsonl.ts';
 import { parseFrontMatter } from '../core/front-matter.ts';
 import type { TableRow } from './tables.ts';
 import type * as Contract from '../core/contracts.ts';
@@ -48,7 +49,7 @@ const iso = (t: number | null) => (t === null || !Number.isFinite(t) ? null : ne
 export function readLedgerEntries(): LedgerEntry[] {
   const file = paths.ledger();
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((line) => ({ ...(JSON.parse(line) as Omit<LedgerEntry, 'hash'>), hash: sha256(line) }));
+  return readJsonlLines<Contract.LedgerEntry>(file, { schema: 'ledger-entry' }).map(({ value, text }) => ({ ...value, hash: sha256(text) }));
 }
 
 export function readRunFiles(ledger: LedgerEntry[], reasons: Reason[]): RunFile[] {

@@ -1,6 +1,6 @@
 // The SQL side of the reanalysis: one in-memory DuckDB, single-threaded (so floating-point sums run
-// in one order and the output bytes never change), the raw files loaded once by load_*.sql with
-// declared column types, then each query in analysis/queries run against the loaded tables.
+// in one order and the output bytes never change), the raw files loaded once (load_trace.sql with
+// declared column types, then load_<study>.sql), then each query run against the loaded tables.
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -36,12 +36,14 @@ export class SqlSession {
     const session = new SqlSession(instance, connection, queriesDir);
     const empty = path.join(queriesDir, 'empty.jsonl');
     try {
-      await connection.run(session.sql('macros'));
       for (const study of ['layers', 'evidence'] as const) {
         const list = files[study].length ? files[study] : [empty];
         await connection.run(`SET VARIABLE ${study}_files = ${sqlList(list)}`);
-        await connection.run(session.sql(`load_${study}`).replace('{{trace columns}}', columnsLiteral(study)));
+        await connection.run(session.sql('load_trace').replaceAll('{{study}}', study).replace('{{trace columns}}', columnsLiteral(study)));
+        await connection.run(session.sql(`load_${study}`));
       }
+      // after the rows: the table macros (layers_pairs, verdict_pairs) read the loaded tables
+      await connection.run(session.sql('macros'));
     } catch (cause) {
       session.close();
       throw new RStackError(`DuckDB could not load the raw rows: ${(cause as Error).message}`, { cause });

@@ -4,7 +4,7 @@
 // (false_completion = apparent_success and not vts), the recount uses the definition and the SQL
 // the recorded field, so a row that breaks the definition cannot pass unnoticed.
 import path from 'node:path';
-import { mean, median } from './stats.ts';
+import { mean, median } from '../core/stats.ts';
 import { type EvidenceRow, type LayersRow, type Located } from './rows.ts';
 import type { TableRow } from './tables.ts';
 import { bodyStability, samples, titleSettlement, type TimelineEvent } from '../core/evidence/production.ts';

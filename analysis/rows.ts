@@ -11,9 +11,6 @@ export type { EvidenceRow, LayersRow, TraceRow, TimelineEvent, Verdict } from '.
 export type Study = TraceRow['study'];
 export const studies: readonly Study[] = ['layers', 'evidence'];
 
-/** The order the papers present the layers in (not alphabetical). */
-export { layers as layerOrder, type Layer } from '../core/layers.ts';
-
 /** A row together with where it came from, so every problem can name its file and line. */
 export interface Located<R> { row: R; file: string; line: number }
 

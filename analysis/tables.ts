@@ -4,7 +4,7 @@
 //
 //   data/raw ──▶ queries/<name>.sql (DuckDB) ──┐
 //            └─▶ recount.ts (TypeScript) ──────┴─▶ compare.ts ──▶ + statistics ──▶ out/<name>.json|csv
-import { wilson, mcnemarExact } from './stats.ts';
+import { wilson, mcnemarExact } from '../core/stats.ts';
 
 export type Cell = string | number | boolean | null;
 export type TableRow = Record<string, Cell>;
@@ -42,7 +42,9 @@ const asVtsFc = (n = 'n'): RateSpec[] => [
   { name: 'vts', k: 'vts_n', n },
   { name: 'fc', k: 'fc_n', n },
 ];
-const pairCounts = ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'];
+/** A query that pairs outcomes through the pair_counts macro (both, only a, only b, neither), with exact McNemar on the discordant pairs. */
+const pairedTable = (name: string, keys: string[], title: string) =>
+  sqlTable({ name, title, keys, counts: ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'], mcnemar: { b: 'a_only_n', c: 'b_only_n' } });
 /** Arm B's counts (trials, cases, truth, accepts, errors) and its two rates */
 const productionColumns = {
   counts: ['n', 'cases', 'successes', 'failures', 'accept_n', 'false_accept_n', 'false_reject_n'],
@@ -81,13 +83,8 @@ export const tables: TableDef[] = [
     counts: ['n', 'as_n', 'vts_n', 'fc_n'],
     rates: asVtsFc(),
   }),
-  sqlTable({
-    name: 'layers_paired',
-    title: 'Table III (paired controls). VTS discordance between policies on the same conditions (arm main)',
-    keys: ['browser', 'template', 'policy_a', 'policy_b'],
-    counts: pairCounts,
-    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
-  }),
+  pairedTable('layers_paired', ['browser', 'template', 'policy_a', 'policy_b'],
+    'Table III (paired controls). VTS discordance between policies on the same conditions (arm main)'),
   sqlTable({
     name: 'layers_horizon',
     title: 'Table IV. Scoring-horizon sensitivity: State versus Verification (arm horizon)',
@@ -103,20 +100,10 @@ export const tables: TableDef[] = [
     measures: ['mean_actions', 'mean_latency_ms', 'mean_steps', 'mean_planning_ms', 'mean_tokens'],
     rates: asVtsFc(),
   }),
-  sqlTable({
-    name: 'layers_pilot_paired',
-    title: 'Table V (paired). The same pilot conditions under both prompts (arm pilot)',
-    keys: ['browser', 'prompt_a', 'prompt_b'],
-    counts: pairCounts,
-    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
-  }),
-  sqlTable({
-    name: 'layers_engines',
-    title: 'Cross-engine replication of the layers study: Chromium versus Firefox (arm main)',
-    keys: ['policy', 'browser_a', 'browser_b'],
-    counts: pairCounts,
-    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
-  }),
+  pairedTable('layers_pilot_paired', ['browser', 'prompt_a', 'prompt_b'],
+    'Table V (paired). The same pilot conditions under both prompts (arm pilot)'),
+  pairedTable('layers_engines', ['policy', 'browser_a', 'browser_b'],
+    'Cross-engine replication of the layers study: Chromium versus Firefox (arm main)'),
   sqlTable({
     name: 'layers_timing',
     title: 'Timing-sensitive outcomes (rows the prereg declares timing-sensitive)',
@@ -175,13 +162,8 @@ export const tables: TableDef[] = [
     keys: ['sample', 'browser', 'kind', 'policy'],
     ...productionColumns,
   }),
-  sqlTable({
-    name: 'evidence_production_engines',
-    title: 'Production arm (arm-b) in two engines: Firefox and Chromium on the same trials, per sample and policy',
-    keys: ['sample', 'policy', 'browser_a', 'browser_b'],
-    counts: pairCounts,
-    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
-  }),
+  pairedTable('evidence_production_engines', ['sample', 'policy', 'browser_a', 'browser_b'],
+    'Production arm (arm-b) in two engines: Firefox and Chromium on the same trials, per sample and policy'),
   sqlTable({
     name: 'evidence_production_waits',
     title: 'Production arm (arm-b): rendering after domcontentloaded and settlement waits (ms)',
@@ -210,40 +192,14 @@ export const tables: TableDef[] = [
     counts: ['n'],
     measures: ['mean_gap_ms', 'median_gap_ms'],
   }),
-  sqlTable({
-    name: 'evidence_paired',
-    title: 'Evidence policies compared on the same trials: who was right where the other was wrong',
-    keys: ['arm', 'browser', 'policy_a', 'policy_b'],
-    counts: pairCounts,
-    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
-  }),
-  sqlTable({
-    name: 'evidence_engines',
-    title: 'Cross-engine replication of the controlled matrix: Chromium (controlled) versus Firefox (arm A)',
-    keys: ['policy', 'side_a', 'side_b'],
-    counts: pairCounts,
-    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
-  }),
-  {
-    name: 'evidence_verdict_check',
-    title: 'Evidence verdicts recomputed from the recorded events and compared with the recorded verdicts',
-    query: 'analysis/verdicts.ts',
-    source: 'ts',
-    keys: ['arm', 'browser', 'policy'],
-    counts: ['rows', 'rechecked', 'accept_mismatch_n', 'latency_mismatch_n', 'status'],
-    measures: [],
-    rates: [],
-  },
-  {
-    name: 'evidence_production_exploratory',
-    title: 'Production arm (arm-b): what the exploratory settlement rules would accept among the semantic HTTP-200 negatives',
-    query: 'analysis/production-exploratory.ts',
-    source: 'ts',
-    keys: ['sample', 'browser'],
-    counts: ['trials', 'semantic_negative_n', 'title_settled_semantic_accept_n', 'body_stable_semantic_accept_n'],
-    measures: [],
-    rates: [],
-  },
+  pairedTable('evidence_paired', ['arm', 'browser', 'policy_a', 'policy_b'],
+    'Evidence policies compared on the same trials: who was right where the other was wrong'),
+  pairedTable('evidence_engines', ['policy', 'side_a', 'side_b'],
+    'Cross-engine replication of the controlled matrix: Chromium (controlled) versus Firefox (arm A)'),
+  countedTable('evidence_verdict_check', 'Evidence verdicts recomputed from the recorded events and compared with the recorded verdicts',
+    'analysis/verdicts.ts', 'ts', ['arm', 'browser', 'policy'], ['rows', 'rechecked', 'accept_mismatch_n', 'latency_mismatch_n', 'status']),
+  countedTable('evidence_production_exploratory', 'Production arm (arm-b): what the exploratory settlement rules would accept among the semantic HTTP-200 negatives',
+    'analysis/production-exploratory.ts', 'ts', ['sample', 'browser'], ['trials', 'semantic_negative_n', 'title_settled_semantic_accept_n', 'body_stable_semantic_accept_n']),
   recordTable('deviations_amendments', 'Deviations: every preregistration and amendment, when it was frozen, and what the record shows preceded it',
     ['prereg'], ['id', 'study', 'arm', 'relation', 'ledger_seq', 'frozen_at', 'record_trigger', 'trigger_runs', 'declared_trigger', 'registered_rows_before', 'registered_runs_before', 'changes']),
   recordTable('deviations_runs', 'Deviations: every run file, its sessions, and how it differs from its successor',
@@ -254,8 +210,12 @@ export const tables: TableDef[] = [
     ['study', 'arm', 'browser'], ['registered_runs', 'earlier_attempts_kept', 'runs_with_session_log', 'attempts_lost_possible', 'resumed_under_later_freeze']),
 ];
 
+/** A table computed in TypeScript (no SQL to compare with): keys and exact values only. */
+function countedTable(name: string, title: string, query: string, source: 'ts' | 'record', keys: string[], counts: string[]): TableDef {
+  return { name, title, query, source, keys, counts, measures: [], rates: [] };
+}
 function recordTable(name: string, title: string, keys: string[], counts: string[]): TableDef {
-  return { name, title, query: 'analysis/deviations.ts', source: 'record', keys, counts, measures: [], rates: [] };
+  return countedTable(name, title, 'analysis/deviations.ts', 'record', keys, counts);
 }
 
 export function tableDef(name: string): TableDef {

@@ -1,33 +1,35 @@
 // The shape every command shares: --help, parsed flags, typed errors mapped to exit codes.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { RStackError, UsageError } from './errors.ts';
 import { log } from './log.ts';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+/** One flag: its parseArgs type (and default), and the line --help shows for it. */
+export type Option = ({ type: 'string'; default?: string } | { type: 'boolean'; default?: boolean }) & { help: string };
+type Options = Record<string, Option>;
+export type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>['values'];
 
 export interface Command<O extends Options> {
   name: string;
   summary: string;
   usage?: string;
-  options: O;
-  /** one line per option, shown by --help */
-  help: { [K in keyof O]?: string };
-  run(values: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>['values'], positionals: string[]): Promise<number | void>;
+  /** every flag once: how it parses and what --help says of it (none: only --help) */
+  options?: O;
+  run(values: Values<O>, positionals: string[]): Promise<number | void>;
 }
 
-export function helpText<O extends Options>(cmd: Command<O>): string {
+function helpText<O extends Options>(cmd: Command<O>): string {
   const lines = [`${cmd.name}: ${cmd.summary}`, '', `usage: ${cmd.usage ?? cmd.name + ' [options]'}`, '', 'options:'];
-  for (const [key, spec] of Object.entries(cmd.options)) {
+  for (const [key, spec] of Object.entries(cmd.options ?? {})) {
     const flag = `--${key}${spec.type === 'string' ? ' VALUE' : ''}`;
     const def = spec.default !== undefined ? ` (default: ${String(spec.default)})` : '';
-    lines.push(`  ${flag.padEnd(22)} ${cmd.help[key as keyof O] ?? ''}${def}`);
+    lines.push(`  ${flag.padEnd(22)} ${spec.help}${def}`);
   }
   lines.push(`  ${'--help'.padEnd(22)} show this help`);
   return lines.join('\n');
 }
 
 /** Runs a command as a process: parses argv, prints help, maps errors to exit codes. */
-export async function main<O extends Options>(cmd: Command<O>, argv = process.argv.slice(2)): Promise<void> {
+export async function main<O extends Options = Record<never, Option>>(cmd: Command<O>, argv = process.argv.slice(2)): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(helpText(cmd) + '\n');
     return;
@@ -35,7 +37,7 @@ export async function main<O extends Options>(cmd: Command<O>, argv = process.ar
   try {
     let parsed;
     try {
-      parsed = parseArgs({ args: argv, options: cmd.options, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args: argv, options: cmd.options ?? ({} as O), allowPositionals: true, strict: true });
     } catch (cause) {
       throw new UsageError(`${(cause as Error).message}\nsee: ${cmd.name} --help`, cause);
     }

@@ -35,6 +35,9 @@ export class GateError extends RStackError {
   }
 }
 
+/** The first line of what was thrown: what a row's error field and a one-line message keep. */
+export const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0]!;
+
 export class CheckError extends RStackError {
   constructor(message: string, readonly failures: string[] = []) {
     super(message, { exitCode: 1 });

@@ -15,3 +15,6 @@ export function listFiles(dir: string): string[] {
   walk(dir);
   return out.sort();
 }
+
+/** How many rows a JSONL file holds (its non-empty lines); 0 when it is missing. */
+export const countRows = (file: string): number => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);

@@ -6,10 +6,14 @@ export type LogEntry =
   | { kind: 'error'; message: string }
   | { kind: 'progress'; label: string; done: number; total: number; startedMs: number; nowMs: number; failed?: number };
 
-function formatDuration(ms: number): string {
+/** "59 s", "16 min 25 s", "1 h 02 min": the progress line's time left and the timings table's columns. */
+export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
   const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h ? `${h} h ${String(m).padStart(2, '0')} min` : m ? `${m} min ${String(sec).padStart(2, '0')} s` : `${sec} s`;
 }
 
 export function formatProgress(e: Extract<LogEntry, { kind: 'progress' }>): string {

@@ -86,9 +86,7 @@ export const messages = {
     `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,
   attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,
   // the evidence study
-  evidenceTasksWritten: (file: string, n: number) => `${file}: ${n} conditions written`,
-  evidenceTasksUnchanged: (file: string) => `${file}: unchanged (the generator writes the same bytes)`,
-  evidenceTasksDiffer: (file: string) =>
+  generatedDiffers: (file: string) =>
     `${file} differs from what the generator writes. It may be frozen: record why in an amendment, rerun with --force, then ${messages.refreeze}`,
   evidenceNoTasks: (file: string) => `no tasks at ${file}: make tasks-evidence first, then make freeze`,
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,

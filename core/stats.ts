@@ -47,10 +47,3 @@ export function median(values: number[]): number | null {
 export function mean(values: number[]): number | null {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
-
-/** "16/30 53.3% [36.1–69.8]" */
-export function formatRate(k: number, n: number): string {
-  const { low, high } = wilson(k, n);
-  const pct = (x: number) => (100 * x).toFixed(1);
-  return `${k}/${n} ${n ? pct(k / n) : '–'}% [${pct(low)}–${pct(high)}]`;
-}

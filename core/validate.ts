@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { paths } from './paths.ts';
+import { paths, rel } from './paths.ts';
 import { ValidationError } from './errors.ts';
 
 export type SchemaName = 'trace' | 'ledger-entry' | 'prereg' | 'manifest-line' | 'exclusion' | 'task' | (string & {});
@@ -43,7 +43,8 @@ export function fieldOf(error: ErrorObject): string {
   return extra ? (base ? `${base}.${extra}` : extra) : base;
 }
 
-function describe(error: ErrorObject): string {
+/** What is wrong with the field, in the words every validation message uses. */
+export function describeError(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required': return 'is missing';
     case 'additionalProperties':
@@ -58,9 +59,20 @@ export function validate<T>(schema: SchemaName, value: unknown, where: { file: s
   const fn = validator(schema);
   if (!fn(value)) {
     const error = fn.errors![0]!;
-    throw new ValidationError(where.file, where.line ?? null, fieldOf(error), describe(error), fn.errors);
+    throw new ValidationError(where.file, where.line ?? null, fieldOf(error), describeError(error), fn.errors);
   }
   return value as T;
+}
+
+/** A JSON file's value, checked against its schema when one is named; malformed JSON is a ValidationError naming the file. */
+export function readJsonFile<T>(file: string, schema?: SchemaName): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (cause) {
+    throw new ValidationError(rel(file), null, '', `is not valid JSON (${(cause as Error).message})`, cause);
+  }
+  return schema ? validate<T>(schema, value, { file: rel(file) }) : (value as T);
 }
 
 /** True when value matches; never throws. */

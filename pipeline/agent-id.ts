@@ -9,14 +9,9 @@ await main({
   summary: 'prints the identity ({name, command, sha256}) to write into prereg/agent-<name>.md',
   usage: 'agent-id --agent "COMMAND" [--files "PATH …"] [--name NAME]',
   options: {
-    agent: { type: 'string' },
-    files: { type: 'string' },
-    name: { type: 'string' },
-  },
-  help: {
-    agent: 'the command that runs the agent, exactly as given to make run-agent AGENT=… (or $AGENT)',
-    files: 'the files whose bytes identify it, space-separated, relative to the repository (or $AGENT_FILES)',
-    name: "the agent's name in the rows (default: the first file's base name)",
+    agent: { type: 'string', help: 'the command that runs the agent, exactly as given to make run-agent AGENT=… (or $AGENT)' },
+    files: { type: 'string', help: 'the files whose bytes identify it, space-separated, relative to the repository (or $AGENT_FILES)' },
+    name: { type: 'string', help: "the agent's name in the rows (default: the first file's base name)" },
   },
   async run(values) {
     const id = agentIdentity({ command: values.agent ?? process.env.AGENT ?? '', files: splitFiles(values.files ?? process.env.AGENT_FILES), name: values.name });

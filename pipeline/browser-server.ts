@@ -13,14 +13,9 @@ await main({
   summary: 'serve Debian\'s chromium or firefox-esr as a Playwright browser server on 127.0.0.1 and print its endpoint (BROWSER_WS_ENDPOINT)',
   usage: 'make browser-server [BROWSER=firefox] [ARGS="--port 3000 --ws-path rstack"]',
   options: {
-    browser: { type: 'string' },
-    port: { type: 'string', default: '0' },
-    'ws-path': { type: 'string' },
-  },
-  help: {
-    browser: 'chromium (default, or $BROWSER) or firefox',
-    port: 'the port on 127.0.0.1 (0: any free one)',
-    'ws-path': 'the endpoint\'s path, so the endpoint is known in advance (e.g. a Kubernetes sidecar)',
+    browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
+    port: { type: 'string', default: '0', help: 'the port on 127.0.0.1 (0: any free one)' },
+    'ws-path': { type: 'string', help: 'the endpoint\'s path, so the endpoint is known in advance (e.g. a Kubernetes sidecar)' },
   },
   async run(values) {
     const name = parseBrowserName(values.browser);

@@ -49,8 +49,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     name: 'rstackbench compare',
     summary: 'compare two runs of the same arm unit by unit: which outcomes flipped, apart from rows flagged timing-sensitive',
     usage: 'rstackbench compare data/excluded/<study>/<arm>/<old>.jsonl data/raw/<study>/<arm>/<new>.jsonl',
-    options: {},
-    help: {},
     async run(_values, files) {
       if (files.length !== 2) throw new UsageError('compare takes two run files (JSONL): the first and the second run of one arm');
       const [a, b] = files.map((f) => readJsonl<TraceRow>(path.resolve(f!), { schema: 'trace' }));

@@ -7,9 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { main } from '../core/cli.ts';
-import { CheckError } from '../core/errors.ts';
 import { codeRoot, paths } from '../core/paths.ts';
-import { log } from '../core/log.ts';
+import { checkOption, writeGenerated } from './kernel/generated.ts';
 
 /** Each schema's root type and the $defs worth a name of their own; then the compositions. */
 /** withDefs: emit every $def the root references, named after its key (a schema of many small $defs) */
@@ -88,18 +87,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'make contracts',
     summary: 'generate core/contracts.ts (the TypeScript types) from schemas/*.schema.json',
-    options: { check: { type: 'boolean', default: false } },
-    help: { check: 'compare with the committed core/contracts.ts instead of writing it (exit 1 when they differ)' },
+    options: checkOption,
     async run(values) {
-      const text = await generateContracts();
-      const current = fs.existsSync(target()) ? fs.readFileSync(target(), 'utf8') : '';
-      if (values.check) {
-        if (current !== text) throw new CheckError('core/contracts.ts differs from what schemas/ generate: run make contracts', []);
-        log({ kind: 'info', message: 'core/contracts.ts matches schemas/' });
-        return;
-      }
-      fs.writeFileSync(target(), text);
-      log({ kind: 'info', message: current === text ? 'core/contracts.ts: unchanged' : 'core/contracts.ts: written' });
+      return writeGenerated(target(), await generateContracts(), { what: 'the types of schemas/*.schema.json', check: values.check });
     },
   });
 }

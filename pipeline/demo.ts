@@ -17,11 +17,10 @@ await main({
   name: 'make demo',
   summary: 'run one baseline configuration-card condition in a real browser and print its trace row',
   options: {
-    browser: { type: 'string', default: 'chromium' },
-    condition: { type: 'string', default: 'cards-baseline-01' },
-    policy: { type: 'string', default: 'semantic-recovery' },
+    browser: { type: 'string', default: 'chromium', help: 'chromium or firefox' },
+    condition: { type: 'string', default: 'cards-baseline-01', help: 'which condition of data/tasks/layers.jsonl' },
+    policy: { type: 'string', default: 'semantic-recovery', help: 'selector-only, semantic-recovery or verification-aware' },
   },
-  help: { browser: 'chromium or firefox', condition: 'which condition of data/tasks/layers.jsonl', policy: 'selector-only, semantic-recovery or verification-aware' },
   async run(values) {
     const { ledgerHead } = await gate();
     const browserName = parseBrowserName(values.browser);

@@ -11,8 +11,6 @@ import { writeManifest } from './kernel/manifest.ts';
 await main({
   name: 'figures',
   summary: 'render every figures/*.vl.json from analysis/out to figures/out (SVG and PNG, byte-identical on a rerun)',
-  options: {},
-  help: {},
   async run() {
     const written = await renderFigures();
     await writeManifest(paths.figuresManifest(), figureFiles());

@@ -11,8 +11,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     name: 'make freeze',
     summary: 'freeze the preregistrations, task definitions and truth labels into a new hash-chained ledger entry',
     usage: 'make freeze REASON="why"   (or: node --import tsx pipeline/freeze.ts --reason "why")',
-    options: { reason: { type: 'string' } },
-    help: { reason: 'why this freeze happens (recorded in the entry)' },
+    options: { reason: { type: 'string', help: 'why this freeze happens (recorded in the entry)' } },
     async run(values) {
       const broken = chainProblems(readLedger());
       if (broken.length) throw new CheckError(`the ledger chain is broken; refusing to extend it:\n${broken.join('\n')}`);

@@ -58,10 +58,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     name: 'make label-arm-b',
     summary: 'label a production sample by direct HTTP (no browser): apply each case predicate to status and body',
     usage: 'make label-arm-b [ARM_B_MANIFEST=data/tasks/arm-b/<name>.json]   (or: node --import tsx pipeline/label-arm-b.ts [--check])',
-    options: { manifest: { type: 'string' }, check: { type: 'boolean', default: false } },
-    help: {
-      manifest: 'the production manifest (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)',
-      check: 'relabel and compare with the labels on disk; write nothing; exit 1 when they differ',
+    options: {
+      manifest: { type: 'string', help: 'the production manifest (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
+      check: { type: 'boolean', default: false, help: 'relabel and compare with the labels on disk; write nothing; exit 1 when they differ' },
     },
     async run(values) {
       const { file, changed, labels } = await labelArmB({ manifest: values.manifest, check: values.check });

@@ -6,8 +6,6 @@ import { updateDataManifest } from './kernel/manifest.ts';
 await main({
   name: 'make manifest',
   summary: 'rewrite manifests/data.sha256 (sha256sum format) from data/raw/ and data/excluded/',
-  options: {},
-  help: {},
   async run() {
     const n = await updateDataManifest();
     process.stdout.write(`manifests/data.sha256: ${n} files\n`);

@@ -16,9 +16,9 @@ import { parseBrowserName, type BrowserName } from './browser/launch.ts';
 import { gate } from './kernel/gate.ts';
 import { mergeShards, type MergePlan } from './kernel/merge.ts';
 import { layersPlan, summaryTables } from './layers/arms.ts';
-import { matrixPlan, readTasks } from './evidence/matrix.ts';
+import { matrixPlan, readTasks, summaryTables as matrixTables } from './evidence/matrix.ts';
 import { evidenceTasksPath } from './evidence/tasks-file.ts';
-import { armBPlanNaming } from './run-arm-b.ts';
+import { armBPlanNaming, armBSummaryTables } from './run-arm-b.ts';
 import { manifestPath, readManifest } from './evidence/arm-b/manifest.ts';
 import { protocolChain, readArmBProtocols } from './evidence/arm-b/protocol.ts';
 
@@ -27,11 +27,6 @@ type Arm = (typeof arms)[number];
 
 /** Each arm's browser when none is given: the one its run target uses. */
 const defaultBrowser: Record<Arm, BrowserName> = { main: 'chromium', horizon: 'chromium', controlled: 'chromium', 'arm-a': 'firefox', 'arm-b': 'firefox' };
-
-const evidenceTables: SummaryTable[] = [
-  { name: 'evidence_confusion', hide: ['arm', 'browser'] },
-  { name: 'evidence_latency', hide: ['arm', 'browser'] },
-];
 
 /** The arm's plan, from the same function its run target calls, and the tables its summary shows. */
 export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string; manifest?: string } = {}): { plan: MergePlan<unknown, TraceRow>; tables: SummaryTable[] } {
@@ -42,10 +37,10 @@ export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string;
       return { plan: erase(layersPlan(arm, browser)), tables: summaryTables[arm] };
     case 'controlled':
     case 'arm-a':
-      return { plan: erase(matrixPlan(arm, browser, readTasks(files.tasks ?? evidenceTasksPath()))), tables: evidenceTables };
+      return { plan: erase(matrixPlan(arm, browser, readTasks(files.tasks ?? evidenceTasksPath()))), tables: matrixTables };
     case 'arm-b': {
       const manifest = readManifest(manifestPath(files.manifest));
-      return { plan: erase(armBPlanNaming(protocolChain(readArmBProtocols(), manifest.id).current.id, manifest, browser)), tables: [{ name: 'evidence_production', hide: ['browser'] }] };
+      return { plan: erase(armBPlanNaming(protocolChain(readArmBProtocols(), manifest.id).current.id, manifest, browser)), tables: armBSummaryTables };
     }
   }
 }
@@ -56,18 +51,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     summary: 'join the shard files of one sharded run (--shard i/n) into one registered run, in the order a single-machine run writes its rows',
     usage: 'make merge ARM=main|horizon|controlled|arm-a|arm-b [BROWSER=firefox] [ARGS="--shards 4"]',
     options: {
-      arm: { type: 'string' },
-      browser: { type: 'string' },
-      shards: { type: 'string' },
-      tasks: { type: 'string' },
-      manifest: { type: 'string' },
-    },
-    help: {
-      arm: `the arm whose shards to merge: ${arms.join(', ')} (the study follows from it)`,
-      browser: 'chromium or firefox (default: the browser of the arm\'s run target; main and horizon: $BROWSER, else chromium)',
-      shards: 'N: merge the run sharded N ways (needed only when shard files of more than one N are present)',
-      tasks: 'controlled, arm-a: the task file their run used (default: data/tasks/evidence-controlled.jsonl)',
-      manifest: 'arm-b: the production manifest its run used (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)',
+      arm: { type: 'string', help: `the arm whose shards to merge: ${arms.join(', ')} (the study follows from it)` },
+      browser: { type: 'string', help: 'chromium or firefox (default: the browser of the arm\'s run target; main and horizon: $BROWSER, else chromium)' },
+      shards: { type: 'string', help: 'N: merge the run sharded N ways (needed only when shard files of more than one N are present)' },
+      tasks: { type: 'string', help: 'controlled, arm-a: the task file their run used (default: data/tasks/evidence-controlled.jsonl)' },
+      manifest: { type: 'string', help: 'arm-b: the production manifest its run used (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
     },
     async run(values) {
       if (!values.arm || !arms.includes(values.arm as Arm)) throw new UsageError(`--arm takes one of ${arms.join(', ')}${values.arm ? `, not ${JSON.stringify(values.arm)}` : ' (make merge ARM=main)'}`);

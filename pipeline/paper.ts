@@ -26,8 +26,7 @@ export async function printPdf(htmlFile: string, pdfFile: string): Promise<void>
 if (import.meta.url === `file://${process.argv[1]}`) await main({
   name: 'paper',
   summary: 'build paper/build/paper.html and paper.pdf from paper/paper.html, analysis/out and figures/out',
-  options: { 'no-pdf': { type: 'boolean', default: false } },
-  help: { 'no-pdf': 'write the HTML only (no browser needed)' },
+  options: { 'no-pdf': { type: 'boolean', default: false, help: 'write the HTML only (no browser needed)' } },
   async run(values) {
     const built = buildPaper();
     const html = writePaperHtml(built);

@@ -29,8 +29,9 @@ await main({
   name: 'make pilot-plans',
   summary: 'ask an OpenAI-compatible endpoint (PILOT_BASE_URL, PILOT_MODEL, PILOT_API_KEY) for the pilot\'s 60 plans; writes data/plans/<run>.jsonl',
   usage: 'PILOT_BASE_URL=http://127.0.0.1:11434/v1 PILOT_MODEL=qwen2.5:7b make pilot-plans [ARGS="--run NAME"]',
-  options: { run: { type: 'string' } },
-  help: { run: 'the plan file\'s name, data/plans/NAME.jsonl (default: PILOT_MODEL, made file-safe); rerun it to ask for missing plans. PILOT_TIMEOUT_MS bounds one request (default 600000)' },
+  options: {
+    run: { type: 'string', help: 'the plan file\'s name, data/plans/NAME.jsonl (default: PILOT_MODEL, made file-safe); rerun it to ask for missing plans. PILOT_TIMEOUT_MS bounds one request (default 600000)' },
+  },
   async run(values) {
     const config = plannerConfig();
     const run = checkRunName(values.run ?? slug(config.model));

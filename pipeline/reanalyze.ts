@@ -13,8 +13,6 @@ import { writeManifest } from './kernel/manifest.ts';
 await main({
   name: 'reanalyze',
   summary: 'regenerate every table in analysis/out from data/raw (DuckDB SQL and an independent recount that must agree)',
-  options: {},
-  help: {},
   async run() {
     const result = await reanalyze();
     const { layersRows, layersFiles, evidenceRows, evidenceFiles } = result.read;

@@ -8,8 +8,9 @@ import { rel } from '../core/paths.ts';
 import { runSummary } from '../analysis/run-summary.ts';
 import { parseBrowserName } from './browser/launch.ts';
 import { runArm } from './kernel/run.ts';
-import { armHelp, armOptions, runFlags } from './layers/arms.ts';
-import { agentHelp, agentOptions, agentPlan, timeoutOf } from './agents/arm.ts';
+import { armOptions } from './layers/arms.ts';
+import { runFlags } from './kernel/run-flags.ts';
+import { agentOptions, agentPlan, timeoutOf } from './agents/arm.ts';
 import { agentIdentity, splitFiles } from './agents/identity.ts';
 
 await main({
@@ -17,7 +18,6 @@ await main({
   summary: 'score an outside agent on the 288 `layers` conditions: its claim against what the server persisted',
   usage: 'make run-agent AGENT="python3 my_agent.py" [AGENT_FILES="my_agent.py"] [ARGS="--smoke --only cards-baseline --agent-timeout-ms 90000"]',
   options: { ...armOptions, ...agentOptions },
-  help: { ...armHelp, ...agentHelp },
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const identity = agentIdentity({

@@ -4,7 +4,8 @@
 // comparison with the Chromium rows of the same conditions (discordant rows, exact McNemar).
 //   data/tasks/evidence-controlled.jsonl ─▶ run-matrix (firefox) ─▶ data/raw/evidence/arm-a/
 //   + the registered data/raw/evidence/controlled/ run ─▶ paired comparison
-import { main, intOption } from '../core/cli.ts';
+import { main } from '../core/cli.ts';
+import { runFlags } from './kernel/run-flags.ts';
 import { log } from '../core/log.ts';
 import { messages } from '../core/messages.ts';
 import { paths, rel } from '../core/paths.ts';
@@ -14,7 +15,7 @@ import { runSummary } from '../analysis/run-summary.ts';
 import type { EvidenceRow } from '../analysis/rows.ts';
 import { evidenceTasksPath } from './evidence/tasks-file.ts';
 import { existingRun } from './kernel/run-files.ts';
-import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './evidence/matrix.ts';
+import { formatRun, runMatrix, gateExit, matrixOptions } from './evidence/matrix.ts';
 
 /** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
 export function controlledRunToPair(smoke: boolean): string {
@@ -27,23 +28,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'run-arm-a',
     summary: 'run the evidence study\'s 320 controlled conditions in Firefox (WebDriver BiDi), print the summary and the pairing with Chromium',
-    options: { ...matrixOptions, 'paired-with': { type: 'string' } },
-    help: {
-      ...matrixHelp('arm-a'),
-      'paired-with': 'the Chromium rows to pair with (default: the newest controlled run; with --smoke, the newest Chromium smoke)',
+    options: {
+      ...matrixOptions,
+      'paired-with': { type: 'string', help: 'the Chromium rows to pair with (default: the newest controlled run; with --smoke, the newest Chromium smoke)' },
     },
     async run(values) {
-      const smoke = Boolean(values.smoke);
-      const result = await runMatrix({
-        arm: 'arm-a',
-        browser: 'firefox',
-        tasksFile: values.tasks ?? evidenceTasksPath(),
-        smoke,
-        workers: intOption(values.workers, 'workers', 1),
-        only: values.only,
-        redo: values.redo,
-        shard: values.shard,
-      });
+      const smoke = values.smoke;
+      const result = await runMatrix({ arm: 'arm-a', browser: 'firefox', tasksFile: values.tasks ?? evidenceTasksPath(), ...runFlags(values) });
       const lines = [formatRun(result)];
       let chromiumFile: string | undefined;
       try {
@@ -61,7 +52,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         }
       }
       process.stdout.write(lines.join('\n') + '\n');
-      return gateExit(result, Boolean(values.smoke));
+      return gateExit(result, smoke);
     },
   });
 }

@@ -21,8 +21,9 @@ import { rel } from '../core/paths.ts';
 import { log } from '../core/log.ts';
 import { verdicts, checkCounts } from '../core/evidence/production.ts';
 import type { EvidenceRow } from '../analysis/rows.ts';
-import { runSummary } from '../analysis/run-summary.ts';
+import { runSummary, type SummaryTable } from '../analysis/run-summary.ts';
 import { runArm, type RunPlan } from './kernel/run.ts';
+import { runOptions } from './kernel/run-flags.ts';
 import { parseBrowserName, type BrowserName } from './browser/launch.ts';
 import { conditionId, manifestPath, readManifest, type ProductionCase, type ProductionManifest } from './evidence/arm-b/manifest.ts';
 import { labelManifest } from './evidence/arm-b/labeler.ts';
@@ -141,12 +142,16 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   return { file: rel(result.file), runId: result.runId, protocol: protocolId, rows: result.rows, written: result.written, checks: checkCounts(result.rows) };
 }
 
+/** The analysis's table an Arm B run (and its merge) shows on the run's rows. */
+/** per sample: the study's own evidence_production is the record's sample only (analysis/queries/load_evidence.sql) */
+export const armBSummaryTables: SummaryTable[] = [{ name: 'evidence_production_samples', hide: ['browser', 'accept_rate', 'accept_low', 'accept_high'] }];
+
 /** What the runner prints: the analysis's production table on the run's rows, then the instrumentation checks. */
 export function formatRun(result: RunResult): string {
   const checks = Object.entries(result.checks).map(([name, c]) => `  ${name.padEnd(30)} ${c.failed}/${c.of}`);
   return [
     `${result.file} (protocol ${result.protocol}, ${result.written} new rows)`,
-    runSummary(result.rows, [{ name: 'evidence_production', hide: ['browser'] }]),
+    runSummary(result.rows, armBSummaryTables),
     '',
     'instrumentation checks (failed / applicable trials):',
     ...checks,
@@ -154,29 +159,20 @@ export function formatRun(result: RunResult): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const trialOptions = runOptions('trial');
   await main({
     name: 'make run-arm-b',
     summary: 'run the production sample (Arm B) under the arm-b protocol in force, in Firefox by default',
     usage: 'make run-arm-b [BROWSER=chromium] [ARM_B_MANIFEST=data/tasks/arm-b/<name>.json] [ARGS="--smoke --cases a,b --reps 1"]',
     options: {
-      browser: { type: 'string', default: 'firefox' },
-      manifest: { type: 'string' },
-      smoke: { type: 'boolean', default: false },
-      cases: { type: 'string' },
-      reps: { type: 'string' },
-      'window-ms': { type: 'string' },
-      redo: { type: 'string' },
-      shard: { type: 'string' },
-    },
-    help: {
-      browser: 'firefox (as the paper) or chromium',
-      manifest: 'the production manifest (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)',
-      smoke: 'a development run: rows go to data/excluded/, and a subset is allowed',
-      cases: 'smoke only: comma-separated case ids',
-      reps: 'smoke only: repetitions per case',
-      'window-ms': `how long to sample title and body after domcontentloaded (default ${defaultWindowMs})`,
-      redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
-      shard: 'i/n: run every n-th trial starting at the i-th (one machine of n); make merge joins the shards',
+      browser: { type: 'string', default: 'firefox', help: 'firefox (as the paper) or chromium' },
+      manifest: { type: 'string', help: 'the production manifest (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
+      smoke: trialOptions.smoke,
+      cases: { type: 'string', help: 'smoke only: comma-separated case ids' },
+      reps: { type: 'string', help: 'smoke only: repetitions per case' },
+      'window-ms': { type: 'string', help: `how long to sample title and body after domcontentloaded (default ${defaultWindowMs})` },
+      redo: trialOptions.redo,
+      shard: trialOptions.shard,
     },
     async run(values) {
       // tests may shorten the window of a run in a throw-away tree; on the command line only a smoke run may

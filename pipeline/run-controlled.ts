@@ -2,29 +2,20 @@
 // `controlled`), as prereg/evidence-controlled.md registers it. See pipeline/evidence/matrix.ts
 // for the flow. Prints the summary on exit; a smoke run whose instrumentation gate failed exits 1,
 // a registered one reports the failed gates and stays registered.
-import { main, intOption } from '../core/cli.ts';
+import { main } from '../core/cli.ts';
+import { runFlags } from './kernel/run-flags.ts';
 import { evidenceTasksPath } from './evidence/tasks-file.ts';
-import { formatRun, runMatrix, gateExit, matrixOptions, matrixHelp } from './evidence/matrix.ts';
+import { formatRun, runMatrix, gateExit, matrixOptions } from './evidence/matrix.ts';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'run-controlled',
     summary: 'run the evidence study\'s 320 controlled conditions in Chromium (CDP) and print the summary',
     options: matrixOptions,
-    help: matrixHelp('controlled'),
     async run(values) {
-      const result = await runMatrix({
-        arm: 'controlled',
-        browser: 'chromium',
-        tasksFile: values.tasks ?? evidenceTasksPath(),
-        smoke: Boolean(values.smoke),
-        workers: intOption(values.workers, 'workers', 1),
-        only: values.only,
-        redo: values.redo,
-        shard: values.shard,
-      });
+      const result = await runMatrix({ arm: 'controlled', browser: 'chromium', tasksFile: values.tasks ?? evidenceTasksPath(), ...runFlags(values) });
       process.stdout.write(formatRun(result) + '\n');
-      return gateExit(result, Boolean(values.smoke));
+      return gateExit(result, values.smoke);
     },
   });
 }

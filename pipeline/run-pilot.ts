@@ -21,7 +21,8 @@ import { runSummary } from '../analysis/run-summary.ts';
 import { parseBrowserName } from './browser/launch.ts';
 import { runArm } from './kernel/run.ts';
 import { headOf, readLedger } from './kernel/ledger.ts';
-import { armHelp, armOptions, runFlags } from './layers/arms.ts';
+import { armOptions } from './layers/arms.ts';
+import { runFlags } from './kernel/run-flags.ts';
 import { readLayersTasks } from './layers/read-tasks.ts';
 import { readPilotSample } from './pilot/sample.ts';
 import { frozenPlanFiles, readPlanFile, type PlanLine } from './pilot/plan-file.ts';
@@ -43,7 +44,7 @@ function choosePlanFile(named: string | undefined): string {
   return path.join(paths.root(), frozen[0]!);
 }
 
-type Values = { browser?: string; workers?: string; smoke?: boolean; only?: string; redo?: string; shard?: string };
+type Values = { browser?: string } & Parameters<typeof runFlags>[0];
 
 /** One plan file: its plans, gated and joined to their sampled conditions, through the run skeleton. */
 async function runPlanFile(file: string, values: Values): Promise<number> {
@@ -93,11 +94,10 @@ await main({
   name: 'make run-pilot',
   summary: 'execute a frozen plan file of the planning pilot (no model needed) and print Table V on its rows',
   usage: 'make run-pilot [PLANS=data/plans/<run>.jsonl] [ARGS="--smoke --only cards-state"]',
-  options: { plans: { type: 'string' }, all: { type: 'boolean', default: false }, ...armOptions },
-  help: {
-    plans: 'the plan file (default: the one plan file frozen in the ledger head)',
-    all: 'every plan file frozen in the ledger head, one run each; none: say so and exit 0 (make reproduce)',
-    ...armHelp,
+  options: {
+    plans: { type: 'string', help: 'the plan file (default: the one plan file frozen in the ledger head)' },
+    all: { type: 'boolean', default: false, help: 'every plan file frozen in the ledger head, one run each; none: say so and exit 0 (make reproduce)' },
+    ...armOptions,
   },
   async run(values) {
     if (values.all) {

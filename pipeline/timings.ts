@@ -6,6 +6,7 @@
 // row's end: the browser's launch before the first row and the summary after the last are not in it.
 import path from 'node:path';
 import { main } from '../core/cli.ts';
+import { formatDuration } from '../core/log.ts';
 import { paths, rel } from '../core/paths.ts';
 import { readJsonl } from '../core/jsonl.ts';
 import { listFiles } from '../core/files.ts';
@@ -67,14 +68,6 @@ export function markOverlaps(runs: RunTiming[]): RunTiming[] {
   return runs;
 }
 
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  return h ? `${h} h ${String(m).padStart(2, '0')} min` : m ? `${m} min ${String(sec).padStart(2, '0')} s` : `${sec} s`;
-}
-
 export function formatTimings(runs: RunTiming[]): string {
   const lines = [
     '| run | study / arm | browser | rows | first row started (UTC) | wall time, first row to last | rows\' own time | most rows at once | longest pause | in flight at the same time |',
@@ -102,8 +95,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'rstackbench timings',
     summary: 'how long each registered run in data/raw took, computed from its rows\' started_at and elapsed_ms (a Markdown table)',
-    options: {},
-    help: {},
     async run() {
       const runs = registeredTimings();
       process.stdout.write(runs.length ? formatTimings(runs) + '\n' : 'no registered runs under data/raw\n');

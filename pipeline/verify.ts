@@ -56,19 +56,27 @@ export function runProblems(file: string, ledger: LedgerLine[]): string[] {
 export async function verify(): Promise<VerifyReport> {
   const problems: string[] = [];
   let checks = 0;
-  const check = (found: string[]) => { checks++; problems.push(...found); };
+  /** One check: the problems it finds, or the error that stopped it, as one problem. */
+  const check = async (step: () => string[] | Promise<string[]>, stopped = (message: string) => message) => {
+    checks++;
+    try {
+      problems.push(...(await step()));
+    } catch (error) {
+      problems.push(stopped((error as Error).message));
+    }
+  };
 
   let ledger: LedgerLine[] = [];
   try {
     ledger = readLedger();
   } catch (error) {
-    check([(error as Error).message]);
+    await check(() => [(error as Error).message]);
   }
   const head = headOf(ledger);
-  if (!head) check([`${rel(paths.ledger())}: no freeze yet (make freeze)`]);
-  check(chainProblems(ledger));
+  if (!head) await check(() => [`${rel(paths.ledger())}: no freeze yet (make freeze)`]);
+  await check(() => chainProblems(ledger));
   if (head) {
-    check(
+    await check(async () =>
       diffSnapshots(head.entry.files, await snapshot()).map((d) =>
         d.change === 'added'
           ? `${d.file}: not frozen (added after ledger entry ${head.entry.seq}); ${messages.refreeze}`
@@ -76,29 +84,13 @@ export async function verify(): Promise<VerifyReport> {
       ),
     );
   }
-  try {
-    check(checkPreregs());
-  } catch (error) {
-    check([(error as Error).message]);
-  }
-  try {
-    check(await checkManifest(paths.dataManifest(), dataFiles()));
-  } catch (error) {
-    check([(error as Error).message]);
-  }
-  for (const file of listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl'))) check(runProblems(file, ledger));
+  await check(checkPreregs);
+  await check(() => checkManifest(paths.dataManifest(), dataFiles()));
+  for (const file of listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl'))) await check(() => runProblems(file, ledger));
   // 5. the tables and figures: regenerated from data/raw into a temp folder, byte-identical to their manifests
-  try {
-    check(await verifyAnalysis());
-  } catch (error) {
-    check([`reanalysis failed: ${(error as Error).message}`]);
-  }
+  await check(() => verifyAnalysis(), (message) => `reanalysis failed: ${message}`);
   // 6. the registered outputs: each promise of a prereg kept in analysis/out and in the paper
-  try {
-    check(promiseProblems());
-  } catch (error) {
-    check([(error as Error).message]);
-  }
+  await check(promiseProblems);
   return { checks, problems };
 }
 
@@ -106,8 +98,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'make verify',
     summary: 'check the ledger chain, the frozen inputs, the data manifest and every run against its freeze',
-    options: {},
-    help: {},
     async run() {
       const { checks, problems } = await verify();
       if (problems.length) {

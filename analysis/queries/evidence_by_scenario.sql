@@ -11,4 +11,4 @@ SELECT
   count_if(accept)::INTEGER AS accept_n
 FROM evidence_verdicts
 GROUP BY arm, browser, scenario, truth, policy
-ORDER BY list_position(['controlled', 'arm-a', 'arm-b'], arm), browser, scenario, truth, policy;
+ORDER BY arm_rank(arm), browser, scenario, truth, policy;

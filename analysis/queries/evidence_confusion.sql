@@ -15,4 +15,4 @@ SELECT
   count_if(truth = 'failure' AND NOT accept)::INTEGER AS true_reject_n
 FROM evidence_verdicts
 GROUP BY arm, browser, policy
-ORDER BY list_position(['controlled', 'arm-a', 'arm-b'], arm), browser, policy;
+ORDER BY arm_rank(arm), browser, policy;

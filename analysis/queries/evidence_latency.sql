@@ -13,4 +13,4 @@ SELECT
   max(latency_ms) AS max_ms
 FROM evidence_verdicts
 GROUP BY arm, browser, policy
-ORDER BY list_position(['controlled', 'arm-a', 'arm-b'], arm), browser, policy;
+ORDER BY arm_rank(arm), browser, policy;

@@ -4,16 +4,14 @@
 -- (The production arm's "additional title-settlement wait" is such a gap.)
 -- reads: evidence_verdicts
 SELECT
-  a.arm,
-  a.browser,
-  a.policy AS policy_a,
-  b.policy AS policy_b,
+  arm_a AS arm,
+  browser_a AS browser,
+  policy_a,
+  policy_b,
   count(*)::INTEGER AS n,
-  avg(b.latency_ms - a.latency_ms) AS mean_gap_ms,
-  median(b.latency_ms - a.latency_ms) AS median_gap_ms
-FROM evidence_verdicts AS a
-JOIN evidence_verdicts AS b
-  ON a.arm = b.arm AND a.browser = b.browser AND a.condition_id = b.condition_id AND a.rep = b.rep AND a.policy < b.policy
-WHERE a.latency_ms IS NOT NULL AND b.latency_ms IS NOT NULL
-GROUP BY a.arm, a.browser, a.policy, b.policy
-ORDER BY list_position(['controlled', 'arm-a', 'arm-b'], a.arm), a.browser, policy_a, policy_b;
+  avg(latency_b - latency_a) AS mean_gap_ms,
+  median(latency_b - latency_a) AS median_gap_ms
+FROM verdict_pairs('evidence_verdicts')
+WHERE arm_a = arm_b AND browser_a = browser_b AND policy_a < policy_b AND latency_a IS NOT NULL AND latency_b IS NOT NULL
+GROUP BY arm, browser, policy_a, policy_b
+ORDER BY arm_rank(arm), browser, policy_a, policy_b;

@@ -12,4 +12,4 @@ SELECT
   latency_ms
 FROM evidence_verdicts
 WHERE latency_ms IS NOT NULL
-ORDER BY list_position(['controlled', 'arm-a', 'arm-b'], arm), browser, policy, condition_id, rep;
+ORDER BY arm_rank(arm), browser, policy, condition_id, rep;

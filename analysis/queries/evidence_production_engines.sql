@@ -3,16 +3,9 @@
 -- wrong against the frozen truth; a_only_n: only Firefox right, b_only_n: only Chromium right. The
 -- truth of a pair is one label, so a discordant pair is a discordant verdict; a_only_n and b_only_n
 -- feed the exact McNemar test. A trial run in one engine only is not counted.
--- reads: production_verdicts
-SELECT
-  a.sample,
-  a.policy,
-  'firefox' AS browser_a,
-  'chromium' AS browser_b,
-  UNNEST(pair_counts(a.correct, b.correct))
-FROM production_verdicts AS a
-JOIN production_verdicts AS b
-  ON a.condition_id = b.condition_id AND a.rep = b.rep AND a.policy = b.policy
- AND a.browser = 'firefox' AND b.browser = 'chromium'
-GROUP BY a.sample, a.policy
-ORDER BY a.sample, a.policy;
+-- reads: production_verdicts (every Arm B sample)
+SELECT split_part(condition_id, '/', 1) AS sample, policy_a AS policy, browser_a, browser_b, UNNEST(pair_counts(correct_a, correct_b))
+FROM verdict_pairs('production_verdicts')
+WHERE browser_a = 'firefox' AND browser_b = 'chromium' AND policy_a = policy_b
+GROUP BY sample, policy, browser_a, browser_b
+ORDER BY sample, policy;

@@ -1,16 +1,8 @@
 -- Table V, paired: each pilot condition under the ordinary (a) and the reliability-oriented (b) prompt;
 -- how many reached VTS under both, only a, only b, neither (arm pilot, per browser).
 -- reads: layers_rows
-WITH pilot AS (
-  SELECT browser, condition_id, prompt, vts FROM layers_rows WHERE arm = 'pilot'
-)
-SELECT
-  a.browser,
-  'ordinary' AS prompt_a,
-  'reliability' AS prompt_b,
-  UNNEST(pair_counts(a.vts, b.vts))
-FROM pilot AS a
-JOIN pilot AS b ON a.browser = b.browser AND a.condition_id = b.condition_id
-WHERE a.prompt = 'ordinary' AND b.prompt = 'reliability'
-GROUP BY a.browser
-ORDER BY a.browser;
+SELECT browser_a AS browser, prompt_a, prompt_b, UNNEST(pair_counts(vts_a, vts_b))
+FROM layers_pairs('pilot', 'pilot')
+WHERE browser_a = browser_b AND prompt_a = 'ordinary' AND prompt_b = 'reliability'
+GROUP BY browser, prompt_a, prompt_b
+ORDER BY browser;

@@ -1,8 +1,5 @@
 -- Loads every `evidence` trace row into evidence_rows, and its verdicts into evidence_verdicts.
--- reads:    the files listed in the variable evidence_files (data/raw/evidence/**/*.jsonl, or
---           analysis/queries/empty.jsonl when there are none)
--- columns: the placeholder below is the struct of column types analysis/columns.ts derives from
---           schemas/trace.schema.json (the contract is written there once)
+-- reads:    evidence_trace (load_trace.sql)
 -- produces: evidence_rows (one row per trial) and evidence_verdicts (one row per trial and
 --           registered policy, with `correct` = the verdict agrees with the frozen truth): the
 --           study's record. Arm B's record is the sample its prereg names (prereg/evidence-arm-b.md:
@@ -11,19 +8,7 @@
 --           sample's Arm B rows, with `sample` (the manifest id, the first part of the condition
 --           id), for the per-sample tables.
 CREATE OR REPLACE TABLE evidence_rows_all AS
-SELECT
-  filename AS file,
-  browser.name AS browser,
-  browser.version AS browser_version,
-  coalesce(smoke, false) AS smoke,
-  * EXCLUDE (filename, browser, smoke)
-FROM read_json(
-  getvariable('evidence_files'),
-  format = 'newline_delimited',
-  filename = true,
-  columns = {{trace columns}}
-)
-WHERE study = 'evidence';
+SELECT * FROM evidence_trace WHERE study = 'evidence';
 
 CREATE OR REPLACE TABLE evidence_rows AS
 SELECT * FROM evidence_rows_all WHERE arm <> 'arm-b' OR split_part(condition_id, '/', 1) = 'wordpress-local';

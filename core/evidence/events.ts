@@ -25,7 +25,6 @@ import type { TimelineEvent } from '../contracts.ts';
 
 /** One event of a timeline: the contract is schemas/trace.schema.json ($defs.event). */
 export type EvidenceEvent = TimelineEvent;
-export type EventSource = TimelineEvent['source'];
 
 export type Timeline = readonly EvidenceEvent[];
 
@@ -35,9 +34,6 @@ export interface TargetContract {
   /** the path the target request (or one hop of its redirect chain) is sent to */
   path: string;
 }
-
-export const networkTypes = ['request', 'redirect', 'response', 'finished', 'failed'] as const;
-export type NetworkType = (typeof networkTypes)[number];
 
 /** The target contract the action declared at its dispatch (detail.target), if any. */
 export function targetOf(timeline: Timeline): TargetContract | undefined {

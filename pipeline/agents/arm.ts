@@ -73,18 +73,11 @@ export function agentPlan(options: {
 }
 
 export const agentOptions = {
-  agent: { type: 'string' },
-  'agent-files': { type: 'string' },
-  'agent-name': { type: 'string' },
-  'agent-timeout-ms': { type: 'string' },
+  agent: { type: 'string', help: 'the command that runs your agent (or $AGENT); it gets RSTACKBENCH_TASK, RSTACKBENCH_CDP_URL, RSTACKBENCH_WS_ENDPOINT and prints its claim last' },
+  'agent-files': { type: 'string', help: "the files that make up your agent, space-separated (or $AGENT_FILES); the rows' agent.sha256 is their hash" },
+  'agent-name': { type: 'string', help: "the agent's name in the rows (default: the first file's base name, or the command's last word's)" },
+  'agent-timeout-ms': { type: 'string', help: `per condition; the agent's process group is killed after it (default ${DEFAULT_AGENT_TIMEOUT_MS})` },
 } as const;
-
-export const agentHelp = {
-  agent: 'the command that runs your agent (or $AGENT); it gets RSTACKBENCH_TASK, RSTACKBENCH_CDP_URL, RSTACKBENCH_WS_ENDPOINT and prints its claim last',
-  'agent-files': "the files that make up your agent, space-separated (or $AGENT_FILES); the rows' agent.sha256 is their hash",
-  'agent-name': "the agent's name in the rows (default: the first file's base name, or the command's last word's)",
-  'agent-timeout-ms': `per condition; the agent's process group is killed after it (default ${DEFAULT_AGENT_TIMEOUT_MS})`,
-};
 
 export const timeoutOf = (value: string | undefined) => {
   if (value === undefined) return DEFAULT_AGENT_TIMEOUT_MS;

@@ -13,7 +13,7 @@
 // refused: a row's browser {name, version} is always the browser that ran it.
 // Closing a connected browser disconnects and drops the contexts we made; the server keeps running.
 import { chromium, firefox, type Browser } from 'playwright-core';
-import { RStackError, UsageError } from '../../core/errors.ts';
+import { RStackError, UsageError, firstLine } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 
 // launch.ts calls this module; its BrowserName and LaunchedBrowser are these shapes (no import back: no cycle)
@@ -53,11 +53,11 @@ export async function connectBrowser(name: BrowserName, endpoint: string, timeou
   try {
     browser = kind === 'cdp' ? await chromium.connectOverCDP(endpoint, { timeout: timeoutMs }) : await (name === 'chromium' ? chromium : firefox).connect(endpoint, { timeout: timeoutMs });
   } catch (cause) {
-    throw new RStackError(messages.remote.connectFailed(endpoint, (cause as Error).message.split('\n')[0]!), { exitCode: 1, cause });
+    throw new RStackError(messages.remote.connectFailed(endpoint, firstLine(cause)), { exitCode: 1, cause });
   }
   const engine = await engineOf(browser).catch(async (cause) => {
     await browser.close().catch(() => undefined);
-    throw new RStackError(messages.remote.connectFailed(endpoint, (cause as Error).message.split('\n')[0]!), { exitCode: 1, cause });
+    throw new RStackError(messages.remote.connectFailed(endpoint, firstLine(cause)), { exitCode: 1, cause });
   });
   if (engine !== name) {
     await browser.close().catch(() => undefined);

@@ -18,9 +18,10 @@ import { messages } from '../../core/messages.ts';
 import { RStackError } from '../../core/errors.ts';
 import { runGates, type GateResult } from '../../core/evidence/gates.ts';
 import type { EvidenceRow } from '../../analysis/rows.ts';
-import { runSummary } from '../../analysis/run-summary.ts';
+import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
+import { runOptions } from '../kernel/run-flags.ts';
 import { runCondition, warmUp } from './condition.ts';
 
 export interface MatrixOptions extends RunFlags {
@@ -68,22 +69,9 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
 
 /** The flags both evidence runners take (run-controlled, run-arm-a). */
 export const matrixOptions = {
-  smoke: { type: 'boolean', default: false },
-  workers: { type: 'string', default: '1' },
-  only: { type: 'string' },
-  redo: { type: 'string' },
-  tasks: { type: 'string' },
-  shard: { type: 'string' },
+  ...runOptions('condition'),
+  tasks: { type: 'string', help: 'the task file (default: data/tasks/evidence-controlled.jsonl)' },
 } as const;
-
-export const matrixHelp = (arm: string) => ({
-  smoke: `a development run: rows go to data/excluded/evidence/${arm}/; repeating the command resumes it`,
-  workers: 'conditions run at once (the prereg fixes 1: timing, not outcomes, depends on it)',
-  only: 'a regular expression over condition ids (only with --smoke; some gates may go unexercised)',
-  redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
-  tasks: 'the task file (default: data/tasks/evidence-controlled.jsonl)',
-  shard: 'i/n: run every n-th condition starting at the i-th (one machine of n); make merge joins the shards',
-});
 
 /** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0. */
 export function gateExit(result: MatrixResult, smoke: boolean): number {
@@ -106,16 +94,14 @@ export function formatGates(gates: GateResult[]): string {
   return lines.join('\n');
 }
 
+/** The analysis's tables a matrix run (and its merge) shows on the run's rows. */
+export const summaryTables: SummaryTable[] = [
+  { name: 'evidence_confusion', hide: ['arm', 'browser'] },
+  { name: 'evidence_latency', hide: ['arm', 'browser'] },
+  { name: 'evidence_paired', hide: ['arm', 'browser', 'pairs', 'both_n', 'neither_n'] },
+];
+
 /** The summary every evidence run prints on exit: the analysis's tables on the run's rows, then the gates. */
 export function formatRun(result: MatrixResult): string {
-  return [
-    `${rel(result.file)}`,
-    runSummary(result.rows, [
-      { name: 'evidence_confusion', hide: ['arm', 'browser'] },
-      { name: 'evidence_latency', hide: ['arm', 'browser'] },
-      { name: 'evidence_paired', hide: ['arm', 'browser', 'pairs', 'both_n', 'neither_n'] },
-    ]),
-    '',
-    formatGates(result.gates),
-  ].join('\n');
+  return [`${rel(result.file)}`, runSummary(result.rows, summaryTables), '', formatGates(result.gates)].join('\n');
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { paths, rel } from '../../core/paths.ts';
 import { validate } from '../../core/validate.ts';
 import { toLine } from '../../core/jsonl.ts';
-import { appendDurable } from './files.ts';
+import { appendDurable, countRows } from './files.ts';
 
 import type { Exclusion } from '../../core/contracts.ts';
 
@@ -29,7 +29,7 @@ export function excludeFile(file: string, study: string, arm: string, reason: st
   fs.mkdirSync(dir, { recursive: true });
   const ext = path.extname(file);
   const to = freeName(dir, path.basename(file, ext), ext);
-  const rows = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+  const rows = countRows(file);
   fs.renameSync(file, to);
   recordExclusion({ file: rel(to), from: rel(file), rows, reason });
   return to;

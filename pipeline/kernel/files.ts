@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export { listFiles } from '../../core/files.ts';
+export { listFiles, countRows } from '../../core/files.ts';
 
 /** Writes data through a fresh descriptor opened with flags, fsynced before it is closed. */
 function writeSynced(file: string, flags: 'w' | 'a', data: string): void {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { frozenRoots, paths, rel } from '../../core/paths.ts';
 import { sha256, sha256File } from '../../core/hash.ts';
 import { validate } from '../../core/validate.ts';
-import { ValidationError } from '../../core/errors.ts';
+import { readJsonlLines } from '../../core/jsonl.ts';
 import { listFiles, appendDurable, withLock } from './files.ts';
 
 import type { LedgerEntry } from '../../core/contracts.ts';
@@ -23,19 +23,7 @@ export const GENESIS = '0'.repeat(64);
 /** Reads and validates every ledger line; [] when there is no ledger. */
 export function readLedger(file = paths.ledger()): LedgerLine[] {
   if (!fs.existsSync(file)) return [];
-  const text = fs.readFileSync(file, 'utf8');
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines.map((lineText, index) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(lineText);
-    } catch (cause) {
-      throw new ValidationError(rel(file), index + 1, '', 'is not valid JSON', cause);
-    }
-    const entry = validate<LedgerEntry>('ledger-entry', value, { file: rel(file), line: index + 1 });
-    return { entry, text: lineText, hash: sha256(lineText), line: index + 1 };
-  });
+  return readJsonlLines<LedgerEntry>(file, { schema: 'ledger-entry' }).map(({ value, text, line }) => ({ entry: value, text, hash: sha256(text), line }));
 }
 
 /** The hash every run records: sha256 of the head entry's line. */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { paths, rel } from '../../core/paths.ts';
 import { excludeFile } from './exclude.ts';
 import { readRunLog } from './run-log.ts';
+import { countRows } from './files.ts';
 
 export interface RunNaming {
   study: string;
@@ -22,7 +23,6 @@ export interface RunNaming {
 }
 
 export const stamp = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-const rowsIn = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
 
 function newest(dir: string, accept: (name: string) => boolean): string | undefined {
   if (!fs.existsSync(dir)) return undefined;
@@ -54,11 +54,11 @@ export function chooseRun(naming: RunNaming, options: { smoke: boolean; redo?: s
     const runId = options.smoke ? `${naming.prefix}-smoke-${stamp()}` : naming.stamped ? `${naming.prefix}-${stamp()}` : naming.prefix;
     return { runId, file: path.join(dir, `${runId}.jsonl`), resumed: 0, excluded: [] };
   };
-  const resume = (file: string): ChosenRun => ({ runId: path.basename(file, '.jsonl'), file, resumed: rowsIn(file), excluded: [] });
+  const resume = (file: string): ChosenRun => ({ runId: path.basename(file, '.jsonl'), file, resumed: countRows(file), excluded: [] });
   const existing = existingRun(naming, options.smoke);
   if (!existing) return fresh();
   const starts = readRunLog().filter((l) => l.event === 'start' && l.file === rel(existing));
-  const incomplete = rowsIn(existing) < options.total;
+  const incomplete = countRows(existing) < options.total;
 
   if (options.smoke) {
     // the same selection, not finished: the command was repeated after a stop

@@ -17,14 +17,14 @@ import { performance } from 'node:perf_hooks';
 import { paths, rel } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { readJsonl, toLine } from '../../core/jsonl.ts';
-import { UsageError, RStackError } from '../../core/errors.ts';
+import { UsageError, RStackError, firstLine } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { gate, type Gated } from './gate.ts';
 import { TraceWriter } from './trace-writer.ts';
 import { runPool } from './pool.ts';
 import { chooseRun } from './run-files.ts';
 import { updateDataManifest } from './manifest.ts';
-import { appendDurable } from './files.ts';
+import { appendDurable, countRows } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 import { logEnd, logStart, runningSessions } from './run-log.ts';
 import type { TraceRow } from '../../core/contracts.ts';
@@ -150,7 +150,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
         excluded.push(rel(attempts));
       }
       failedAttempts++;
-      const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
+      const message = firstLine(error);
       appendDurable(attempts, toLine({ run_id: chosen.runId, condition_id: p.conditionOf(unit), unit: p.unitKey(unit), attempt, at: new Date().toISOString(), error: message }));
       log({ kind: 'warn', message: messages.attemptFailed(p.conditionOf(unit), attempt, message) });
     };
@@ -196,8 +196,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
     throw error;
   } finally {
     // 7
-    const rows = fs.existsSync(writer.file) ? fs.readFileSync(writer.file, 'utf8').split('\n').filter(Boolean).length : 0;
-    logEnd(start, { rows, exit, excluded });
+    logEnd(start, { rows: countRows(writer.file), exit, excluded });
     await updateDataManifest();
   }
   // 8

@@ -1,7 +1,7 @@
 // The `layers` study's arms on the run skeleton (pipeline/kernel/run.ts): what `make run-layers`
 // and `make run-horizon` run. The study supplies its units — (condition, policy, scoring) — how one
 // becomes a row (condition.ts), and the tables its summary shows (analysis/tables.ts).
-import { intOption } from '../../core/cli.ts';
+import type { Command } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
 import { rel } from '../../core/paths.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
@@ -9,7 +9,8 @@ import type { LayersTask } from '../../core/layers.ts';
 import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
 import type { LayersRow } from '../../analysis/rows.ts';
 import { parseBrowserName, type BrowserName } from '../browser/launch.ts';
-import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
+import { runArm, type RunPlan } from '../kernel/run.ts';
+import { runFlags, runOptions } from '../kernel/run-flags.ts';
 import { readLayersTasks } from './read-tasks.ts';
 import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
@@ -66,34 +67,13 @@ export const summaryTables: Record<LayersArm, SummaryTable[]> = {
 };
 
 export const armOptions = {
-  browser: { type: 'string' },
-  workers: { type: 'string', default: '1' },
-  smoke: { type: 'boolean', default: false },
-  only: { type: 'string' },
-  redo: { type: 'string' },
-  shard: { type: 'string' },
+  browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
+  ...runOptions('unit'),
 } as const;
 
-export const armHelp = {
-  browser: 'chromium (default, or $BROWSER) or firefox',
-  workers: 'parallel browser contexts; outcomes are the same at any count',
-  smoke: 'a development run: written to data/excluded/, never registered; repeating the command resumes it',
-  only: 'a regular expression over condition ids (only with --smoke)',
-  redo: 'REASON: move the registered run aside to data/excluded/ with this reason and run again; repeating the same command after a stop resumes the redo',
-  shard: 'i/n: run every n-th unit starting at the i-th (one machine of n); make merge joins the shards',
-};
+type Values = { browser?: string } & Parameters<typeof runFlags>[0];
 
-type Values = { browser?: string; workers?: string; smoke?: boolean; only?: string; redo?: string; shard?: string };
-
-export const runFlags = (values: Values): RunFlags => ({
-  smoke: values.smoke ?? false,
-  workers: intOption(values.workers, 'workers', 1),
-  only: values.only,
-  redo: values.redo,
-  shard: values.shard,
-});
-
-export async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
+async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
   const browser = parseBrowserName(values.browser);
   const result = await runArm(runFlags(values), () => layersPlan(arm, browser));
   process.stdout.write(`layers/${arm} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTables[arm])}\n`);
@@ -101,3 +81,19 @@ export async function runLayersArm(arm: LayersArm, values: Values): Promise<numb
   if (errors) log({ kind: 'warn', message: `${errors} traces recorded a policy error (see the rows' error field)` });
   return 0;
 }
+
+/** Each arm's run target (pipeline/run-layers.ts, pipeline/run-horizon.ts) as its --help names it. */
+const runTargets: Record<LayersArm, { name: string; summary: string; usage: string }> = {
+  main: {
+    name: 'make run-layers',
+    summary: 'run the 864 `layers` traces (288 conditions × 3 reference policies) and print AS / VTS / FC per policy and layer',
+    usage: 'make run-layers [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke --only cards-state"]',
+  },
+  horizon: {
+    name: 'make run-horizon',
+    summary: 'run the 240-trace scoring-horizon ablation and print VTS per layer and horizon',
+    usage: 'make run-horizon [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke"]',
+  },
+};
+
+export const layersCommand = (arm: LayersArm): Command<typeof armOptions> => ({ ...runTargets[arm], options: armOptions, run: (values) => runLayersArm(arm, values) });

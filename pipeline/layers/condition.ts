@@ -20,6 +20,7 @@ import { boundaryOf, judge, type Observed, type Scoring } from './scoring.ts';
 import { pageWatch } from './watch.ts';
 import type { LayersRow } from '../../core/contracts.ts';
 import type { RowBody } from '../kernel/run.ts';
+import { firstLine } from '../../core/errors.ts';
 
 export type { Scoring } from './scoring.ts';
 
@@ -110,7 +111,7 @@ export async function runLayersTrace(options: {
     try {
       result = await agent.run({ task: { instruction: task.instruction, start_url: startUrl }, page, endpoints: options.endpoints });
     } catch (e) {
-      result = { claim: null, error: (e as Error).message.split('\n')[0] ?? String(e) };
+      result = { claim: null, error: firstLine(e) };
     }
     const tEnd = now();
 

@@ -14,6 +14,8 @@ import type { Locator, Page } from 'playwright-core';
 import { requirePage, type Agent, type AgentResult, type AgentSession } from '../agents/contract.ts';
 import { Actor } from '../layers/policies/actor.ts';
 import { planProblems, type Action, type Plan, type Step } from './plan.ts';
+import { firstLine } from '../../core/errors.ts';
+import type { LayersRow } from '../../core/contracts.ts';
 
 export const MAX_EXECUTED_STEPS = 120;
 export const MAX_PLAN_MS = 60_000;
@@ -23,17 +25,8 @@ const REGIONS = 'section, form, li, article, fieldset, [role=dialog], [role=grou
 const SUMMARY = '.summary, #summary';
 const POLL_MS = 50;
 
-export interface ExecutedStep {
-  /** the step's index in the plan */
-  index: number;
-  action: Action;
-  /** false: a check that did not hold, or a step that failed */
-  ok: boolean;
-  /** start, ms after the plan began */
-  t_ms: number;
-  ms: number;
-  note?: string;
-}
+/** One executed step as the row records it (schemas/trace.schema.json: index, ok, start and duration), of a plan's action. */
+export type ExecutedStep = NonNullable<LayersRow['executed']>[number] & { action: Action };
 
 export interface PlanRunResult extends AgentResult {
   actions: number;
@@ -44,7 +37,6 @@ export interface PlanRunResult extends AgentResult {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-const firstLine = (e: unknown) => ((e as Error)?.message ?? String(e)).split('\n')[0]!;
 
 function region(page: Page, scope: string | undefined): Locator {
   if (!scope) return page.locator('body');

@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { paths } from '../../core/paths.ts';
-import { fieldOf } from '../../core/validate.ts';
+import { describeError, fieldOf } from '../../core/validate.ts';
 
 import type { Plan, Step } from '../../core/contracts.ts';
 
 // the plan's shape is schemas/plan.schema.json (core/contracts.ts)
-export type { OnFail, Plan, Step } from '../../core/contracts.ts';
+export type { Plan, Step } from '../../core/contracts.ts';
 export type Action = Step['action'];
 export const actions: readonly Action[] = ['navigate', 'wait', 'select', 'fill', 'click', 'check_text', 'read_summary', 'reload', 'stop'];
 
@@ -34,13 +34,7 @@ function validators() {
 }
 
 function describe(e: ErrorObject, prefix: string): string {
-  const field = fieldOf(e);
-  const where = [prefix, field].filter(Boolean).join('.');
-  switch (e.keyword) {
-    case 'required': return `${where} is missing`;
-    case 'additionalProperties': return `${where} is not allowed here`;
-    default: return `${where || '(plan)'} ${e.message ?? 'is invalid'}`;
-  }
+  return `${[prefix, fieldOf(e)].filter(Boolean).join('.') || '(plan)'} ${describeError(e)}`;
 }
 
 /** Every problem of a candidate plan; [] when it is a valid plan. */
@@ -81,8 +75,4 @@ function semanticProblems(plan: Plan): string[] {
     }
   });
   return problems;
-}
-
-export function isPlan(value: unknown): value is Plan {
-  return planProblems(value).length === 0;
 }

@@ -13,8 +13,8 @@ test('core/contracts.ts is what schemas/ generate (make contracts)', async () =>
 });
 
 for (const study of ['layers', 'evidence'] as const) {
-  test(`analysis/queries/load_${study}.sql reads the columns schemas/trace.schema.json declares, with their types`, () => {
-    const sql = fs.readFileSync(path.join(paths.queries(), `load_${study}.sql`), 'utf8');
+  test(`analysis/queries/load_trace.sql reads the ${study} columns schemas/trace.schema.json declares, with their types`, () => {
+    const sql = fs.readFileSync(path.join(paths.queries(), 'load_trace.sql'), 'utf8');
     assert.match(sql, /columns = \{\{trace columns\}\}/, 'the column list is not written by hand');
     const columns = traceColumns(study);
     const trace = JSON.parse(fs.readFileSync(path.join(paths.schemas(), 'trace.schema.json'), 'utf8'));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wilson, mcnemarExact, median, formatRate } from '../../core/stats.ts';
+import { wilson, mcnemarExact, median } from '../../core/stats.ts';
 
 const close = (actual: number, expected: number, tol: number, what: string) =>
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} is not within ${tol} of ${expected}`);
@@ -30,9 +30,8 @@ test('exact McNemar: 5 discordant pairs against 0 gives p = 0.0625', () => {
   assert.ok(mcnemarExact(96, 0) < 1e-20, 'a large one-sided split is tiny');
 });
 
-test('median and formatRate', () => {
+test('median', () => {
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([4, 1, 2, 3]), 2.5);
   assert.equal(median([]), null);
-  assert.equal(formatRate(16, 30), '16/30 53.3% [36.1–69.8]');
 });

@@ -1,7 +1,8 @@
 // rstackbench timings: wall time, rows' own time, concurrency, pauses and overlaps, from the rows alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDuration, markOverlaps, runTiming } from '../../pipeline/timings.ts';
+import { markOverlaps, runTiming } from '../../pipeline/timings.ts';
+import { formatDuration } from '../../core/log.ts';
 
 const row = (startIso: string, elapsed: number) => ({ study: 'layers', arm: 'main', run_id: 'r', browser: { name: 'chromium' }, started_at: startIso, elapsed_ms: elapsed });
 

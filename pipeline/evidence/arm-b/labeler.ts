@@ -5,8 +5,8 @@
 // It shares nothing with the browser runner except the manifest: another client, another parser,
 // no policy code. A case whose label contradicts its designed kind stops the labeling: the site
 // is not the site the sample describes (not seeded, another site on the port …).
-import { createHash } from 'node:crypto';
 import { RStackError } from '../../../core/errors.ts';
+import { sha256 } from '../../../core/hash.ts';
 import { messages } from '../../../core/messages.ts';
 import { apiUrls, evaluate, htmlTitle } from './predicate.ts';
 import { refusal, type CaseLabel, type ProductionCase, type ProductionManifest } from './manifest.ts';
@@ -67,7 +67,6 @@ export function kindMismatch(kind: ProductionCase['kind'], status: number, truth
   }
 }
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export async function labelCase(c: ProductionCase, origin: string, session: Session | null = null): Promise<CaseLabel> {
   const r = await fetchDirect(c.url, origin, undefined, session);

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths, rel } from '../../../core/paths.ts';
-import { validate } from '../../../core/validate.ts';
+import { readJsonFile } from '../../../core/validate.ts';
 import { ValidationError, UsageError } from '../../../core/errors.ts';
 import { messages } from '../../../core/messages.ts';
 import { apiUrls } from './predicate.ts';
@@ -16,7 +16,6 @@ import { apiUrls } from './predicate.ts';
 import type { ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
 
 export type { CaseLabel, ProductionCase, ProductionLabels, ProductionManifest } from '../../../core/contracts.ts';
-export type CaseKind = ProductionCase['kind'];
 
 export const defaultManifestPath = () => path.join(paths.tasks(), 'arm-b', 'manifest.json');
 
@@ -43,13 +42,7 @@ export function originOf(url: string): string | null {
 
 export function readManifest(file: string): ProductionManifest {
   if (!fs.existsSync(file)) throw new UsageError(messages.armB.noManifest(rel(file)));
-  let value: unknown;
-  try {
-    value = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (cause) {
-    throw new ValidationError(rel(file), null, '', `is not valid JSON (${(cause as Error).message})`, cause);
-  }
-  const m = validate<ProductionManifest>('production-manifest', value, { file: rel(file) });
+  const m = readJsonFile<ProductionManifest>(file, 'production-manifest');
   const origin = originOf(m.origin);
   if (origin !== m.origin) throw new ValidationError(rel(file), null, 'origin', `must be a bare origin such as http://127.0.0.1:8471, not ${JSON.stringify(m.origin)}`);
   const seen = new Set<string>();
@@ -73,15 +66,7 @@ export function refusal(method: string, url: string, origin: string): 'method' |
   return originOf(url) === origin ? null : 'host';
 }
 
-export function readLabels(file: string): ProductionLabels {
-  let value: unknown;
-  try {
-    value = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (cause) {
-    throw new ValidationError(rel(file), null, '', `is not valid JSON (${(cause as Error).message})`, cause);
-  }
-  return validate<ProductionLabels>('production-labels', value, { file: rel(file) });
-}
+export const readLabels = (file: string): ProductionLabels => readJsonFile<ProductionLabels>(file, 'production-labels');
 
 /** The condition id of one trial: <manifest id>/<case id>/<rep>. */
 export const conditionId = (m: ProductionManifest, caseId: string, rep: number) => `${m.id}/${caseId}/${rep}`;

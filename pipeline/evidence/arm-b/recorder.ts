@@ -10,12 +10,13 @@
 //
 // The guard: every request of the context goes through a route that aborts anything but a GET
 // to the manifest's origin before it is sent, and records the refusal.
-import { createHash } from 'node:crypto';
 import { processNow } from '../../browser/clock.ts';
 import type { Browser, BrowserContext, Request } from 'playwright-core';
 import type { TimelineEvent } from '../../../core/evidence/production.ts';
 import { production } from '../../../core/evidence/production.ts';
 import { refusal } from './manifest.ts';
+import { firstLine } from '../../../core/errors.ts';
+import { sha256 } from '../../../core/hash.ts';
 
 export interface TrialOptions {
   url: string;
@@ -84,7 +85,7 @@ export async function recordTrial(browser: Browser, options: TrialOptions): Prom
     push({ source: 'runner', type: 'dispatch', url: options.url, detail: { url: options.url, window_ms: windowMs, sample_gap_ms: gapMs } });
     const navigation = page.goto(options.url, { waitUntil: 'commit', timeout: boundMs }).then(
       () => undefined,
-      (e: Error) => { error = `navigation: ${e.message.split('\n')[0]}`; push({ source: 'runner', type: 'error', detail: { message: error } }); },
+      (e: Error) => { error = `navigation: ${firstLine(e)}`; push({ source: 'runner', type: 'error', detail: { message: error } }); },
     );
     const bound = (ms: number) => new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), Math.max(0, ms)));
     const reached = await Promise.race([dclSeen.then(() => 'dcl' as const), navigation.then(() => dclSeen).then(() => 'dcl' as const), bound(boundMs)]);
@@ -100,10 +101,10 @@ export async function recordTrial(browser: Browser, options: TrialOptions): Prom
           const text = normalize(s.text);
           const at = t();
           events.push({ t_ms: at, source: 'dom', type: 'title', detail: { title: s.title } });
-          events.push({ t_ms: at, source: 'dom', type: 'body', detail: { sha256: createHash('sha256').update(text).digest('hex'), chars: text.length } });
+          events.push({ t_ms: at, source: 'dom', type: 'body', detail: { sha256: sha256(text), chars: text.length } });
           last = at;
         } catch (e) {
-          push({ source: 'runner', type: 'sample-error', detail: { message: (e as Error).message.split('\n')[0] } });
+          push({ source: 'runner', type: 'sample-error', detail: { message: firstLine(e) } });
           last = t();
         }
       }

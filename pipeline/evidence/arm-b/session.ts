@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { codeRoot } from '../../../core/paths.ts';
 import { RStackError, ValidationError } from '../../../core/errors.ts';
+import { readJsonFile } from '../../../core/validate.ts';
 import type { ProductionManifest } from './manifest.ts';
 
 export interface SessionCookie { name: string; value: string; path: string }
@@ -27,12 +28,7 @@ export function readSession(m: Pick<ProductionManifest, 'session' | 'id'>): Sess
   if (!fs.existsSync(file)) {
     throw new RStackError(`sample ${m.id} needs a logged-in session, and there is none at ${file}. Start its site, which prepares one (make production-editor), or set ARM_B_SESSION`, { exitCode: 1 });
   }
-  let value: Record<string, unknown>;
-  try {
-    value = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (cause) {
-    throw new ValidationError(file, null, '', `is not valid JSON (${(cause as Error).message})`, cause);
-  }
+  const value = readJsonFile<Record<string, unknown>>(file);
   const cookies = value.cookies;
   if (!Array.isArray(cookies) || !cookies.every((c) => c && typeof c.name === 'string' && typeof c.value === 'string' && typeof c.path === 'string')) {
     throw new ValidationError(file, null, 'cookies', 'must be a list of {name, value, path}');

@@ -9,6 +9,7 @@ import type { LayersTask } from '../../../core/layers.ts';
 import { Actor } from './actor.ts';
 import { uis } from './ui.ts';
 import { policyView, type LayersPolicy } from './policy.ts';
+import { firstLine } from '../../../core/errors.ts';
 
 export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
   const view = policyView(task);
@@ -22,7 +23,7 @@ export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
         await policy.run({ page, task: view, ui: uis[view.template], actor });
         return { claim: null, error: null, ...counted() };
       } catch (e) {
-        return { claim: null, error: (e as Error).message.split('\n')[0] ?? String(e), ...counted() };
+        return { claim: null, error: firstLine(e), ...counted() };
       }
     },
   };

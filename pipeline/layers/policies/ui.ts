@@ -23,8 +23,7 @@ export interface TemplateUi {
 }
 
 /** The benchmark-defined success indication: any visible status that reports success. */
-export const successSelector = '[role=status][data-state=success]';
-export const successIndication = (page: Page) => page.locator(successSelector);
+const successSelector = '[role=status][data-state=success]';
 
 const asProfile = (v: Entity['value']) => v as { display_name: string; timezone: string };
 
@@ -43,7 +42,7 @@ const cards: TemplateUi = {
   targetScope: (page, target) => page.locator('section.card').filter({ has: page.getByRole('heading', { name: target.key, exact: true }) }),
   prepare: (actor, scope, target) => actor.select(scope.getByLabel('Mode'), target.value as string),
   commit: (actor, scope) => actor.click(scope.getByRole('button', { name: 'Save change' })),
-  targetSuccess: (_page, scope) => scope.locator('[role=status][data-state=success]'),
+  targetSuccess: (_page, scope) => scope.locator(successSelector),
   targetStatus: (_page, scope) => scope.locator('[role=status]'),
   async summaryHolds(page, target) {
     const scope = cards.targetScope(page, target);
@@ -60,7 +59,7 @@ const profile: TemplateUi = {
     await actor.select(scope.getByLabel('Time zone'), asProfile(target.value).timezone);
   },
   commit: (actor, scope) => actor.click(scope.getByRole('button', { name: 'Save profile' })),
-  targetSuccess: (_page, scope) => scope.locator('[role=status][data-state=success]'),
+  targetSuccess: (_page, scope) => scope.locator(successSelector),
   targetStatus: (_page, scope) => scope.locator('[role=status]'),
   async summaryHolds(page, target) {
     const scope = profile.targetScope(page, target);

@@ -1,3 +1,0 @@
-// The statistics live in core/ because the run summaries print them too; the analysis
-// re-exports them so that everything it computes is importable from analysis/.
-export { wilson, mcnemarExact, median, mean, formatRate, type Interval } from '../core/stats.ts';
