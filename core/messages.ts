@@ -108,7 +108,7 @@ export const messages = {
   // make reproduce REDO=1 (pipeline/reproduce-redo.ts)
   redo: {
     scratchInRecord: (dir: string) =>
-      `refusing to rerun into ${dir}: the scratch folder must lie outside data/ and manifests/ of the root (the record a rerun leaves untouched). Default: scratch/reproduce-<time>`,
+      `refusing to rerun into ${dir}: the scratch folder must lie outside data/ and manifests/ of the root (the record a rerun leaves untouched), and may not hold the root. Default: scratch/reproduce-<time>`,
     registeredBusy: (sessions: string[]) =>
       `refusing to rerun while a registered run runs here (${sessions.join(', ')}): the rerun's load would move its timing-sensitive outcomes, and its run log would not show the rerun. Wait for it`,
     unknownArm: (name: string, known: string[]) => `--arms: no arm ${JSON.stringify(name)}; the arms are ${known.join(', ')}`,

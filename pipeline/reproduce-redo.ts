@@ -204,13 +204,13 @@ function summaryScreen(summary: RedoSummary, file: string): string {
   ].join('\n');
 }
 
-/** A scratch folder may not lie in the record: a run under data/ or manifests/ of the root would change it. */
+/** A scratch folder may not lie in the record (a run under data/ or manifests/ of the root would change it), nor hold the root. */
 function checkScratch(scratch: string): void {
-  const inside = (dir: string) => {
-    const r = path.relative(dir, scratch);
-    return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+  const within = (p: string, dir: string) => {
+    const r = path.relative(dir, p);
+    return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
   };
-  if (scratch === root() || inside(paths.data()) || inside(paths.manifests())) throw new UsageError(messages.redo.scratchInRecord(scratch));
+  if (within(root(), scratch) || within(scratch, paths.data()) || within(scratch, paths.manifests())) throw new UsageError(messages.redo.scratchInRecord(scratch));
 }
 
 export async function reproduceRedo(options: { scratch?: string; workers: number; armB: boolean; arms?: string[]; only?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {

@@ -8,7 +8,7 @@ const row = (id: string, policy: string, vts: boolean): LayersRow => ({
   schema: 'trace/1', study: 'layers', arm: 'main', run_id: 'r', condition_id: id, policy,
   browser: { name: 'chromium', version: '1' }, ledger_head: 'a'.repeat(64), started_at: '2026-01-01T00:00:00.000Z', elapsed_ms: 1,
   template: 'cards', layer: 'state', severity: 1, apparent_success: true, vts, false_completion: !vts, actions: 2, retries: 0,
-  horizon_ms: 100, persisted: {}, target: {}, latency_ms: 10,
+  horizon_ms: 100, persisted: {}, target: {},
 });
 
 test('a cell both runs agree on is shown once; a count that differs is shown first → second and its row marked', () => {

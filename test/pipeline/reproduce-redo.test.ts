@@ -77,14 +77,16 @@ test('a slice of the rerun writes only into its scratch folder and sets its rows
   }
 });
 
-test('a scratch folder inside the record is refused before anything runs', async () => {
+test('a scratch folder inside the record, or holding the root, is refused before anything runs', async () => {
   const dir = copyOfRecord();
   try {
     const root = path.join(dir, 'root');
     const before = hashes(root);
-    const ended = await run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--scratch', path.join(root, 'data', 'raw', 'again')], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
-    assert.equal(ended.exitCode, 2);
-    assert.match(ended.stderr, /must lie outside data\/ and manifests\//);
+    for (const scratch of [path.join(root, 'data', 'raw', 'again'), path.join(root, 'manifests'), dir]) {
+      const ended = await run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--scratch', scratch], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
+      assert.equal(ended.exitCode, 2, scratch);
+      assert.match(ended.stderr, /must lie outside data\/ and manifests\//);
+    }
     assert.deepEqual(hashes(root), before);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
