@@ -195,7 +195,7 @@ function summaryScreen(summary: RedoSummary, file: string): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [
-    `══ reproduce REDO: ${summary.arms.length} arms in ${duration(summary.wall_s)} (load ${summary.load_start.join(' ')} → ${summary.load_end.join(' ')}); rows: scratch/registered; flips: outcomes that differ, flagged timing-sensitive in neither run`,
+    `══ reproduce REDO: ${summary.arms.length} arm${summary.arms.length === 1 ? '' : 's'} in ${duration(summary.wall_s)} (load ${summary.load_start.join(' ')} → ${summary.load_end.join(' ')}); rows: scratch/registered; flips: outcomes that differ, flagged timing-sensitive in neither run`,
     line(header),
     ...body.map(line),
     `registered record (data/raw, data/excluded, data/runs.jsonl, manifests/): ${summary.record_unchanged ? 'unchanged' : 'CHANGED'}`,
