@@ -14,6 +14,11 @@ WORKERS ?= 1
 ARGS ?=
 # ARM_B=0 make reproduce: skip Arm B (no WordPress, MariaDB, Apache, PHP installed or started)
 ARM_B ?= 1
+# REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
+# registered run; the registered record stays untouched (pipeline/reproduce-redo.ts)
+REDO ?= 0
+# a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own default (2)
+REDO_WORKERS = $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),)
 
 .PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon run-agent
 
@@ -73,10 +78,19 @@ pilot-plans: setup ## ask PILOT_BASE_URL for the pilot's 60 plans (PILOT_MODEL, 
 run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plans/<run>.jsonl)
 	@$(RSTACKBENCH) run-pilot --browser $(BROWSER) $(if $(PLANS),--plans "$(PLANS)",) $(ARGS)
 
-reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify; ARM_B=0 skips Arm B
+reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares
 	@$(RSTACKBENCH) tasks --check
 	@$(RSTACKBENCH) pilot-sample --check
 	@$(RSTACKBENCH) verify
+ifeq ($(REDO),1)
+ifeq ($(ARM_B),0)
+	@echo "reproduce: ARM_B=0: Arm B skipped (nothing installed or started for it: no WordPress, MariaDB, Apache, PHP)" >&2
+else
+	@echo "reproduce: Arm B: installs Debian's wordpress, apache2, libapache2-mod-php, php-mysql, php-cli, mariadb-server if missing, starts them on 127.0.0.1 only, stops them after (ARM_B=0 skips this)" >&2
+endif
+	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(REDO_WORKERS) $(ARGS)
+	@$(RSTACKBENCH) verify
+else
 	@$(MAKE) --no-print-directory run-layers run-horizon
 	@$(RSTACKBENCH) run-pilot --all
 	@$(MAKE) --no-print-directory run-layers run-horizon BROWSER=firefox
@@ -89,6 +103,7 @@ else
 endif
 	@$(MAKE) --no-print-directory paper
 	@$(RSTACKBENCH) verify
+endif
 
 # analysis: data/raw ─reanalyze─▶ analysis/out ─figures─▶ figures/out ─paper─▶ paper/build
 .PHONY: reanalyze figures paper

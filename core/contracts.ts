@@ -843,6 +843,117 @@ export type PilotSampleLine = {
   task_sha256: string;
 };
 
+// ── schemas/reproduce-redo.schema.json
+/**
+ * Written once, when the rerun ends; the console's summary screen in a file. Outcomes are what the analysis counts (pipeline/compare.ts): AS, VTS, FC and the claim of a layers row, each policy's verdict of an evidence row.
+ */
+export type RedoSummary = {
+  schema: "reproduce-redo/1";
+  /**
+   * the scratch folder (absolute): data/raw, data/excluded, data/runs.jsonl and manifests/data.sha256 of the rerun
+   */
+  scratch: string;
+  started_at: string;
+  ended_at: string;
+  /**
+   * git HEAD of the code that ran
+   */
+  commit: string | null;
+  /**
+   * tracked source files differed from the commit
+   */
+  dirty: boolean;
+  /**
+   * the ledger head every arm was gated by
+   */
+  ledger_head: string;
+  /**
+   * --only REGEX when the rerun was a slice (smoke runs in the scratch folder), else null
+   */
+  selection: string | null;
+  load_start: LoadAverages;
+  load_end: LoadAverages;
+  /**
+   * from the first arm's start to the last arm's end
+   */
+  wall_s: number;
+  /**
+   * data/raw, data/excluded, data/runs.jsonl and manifests/ of the root hashed the same before and after
+   */
+  record_unchanged: boolean;
+  arms: RedoArm[];
+};
+
+export interface RedoArm {
+  /**
+   * main-chromium, horizon-firefox, pilot-<plans>, controlled, arm-a, arm-b
+   */
+  arm: string;
+  study: "layers" | "evidence";
+  browser: "chromium" | "firefox";
+  /**
+   * units at once; null: the arm runs one at a time and takes no --workers
+   */
+  workers: number | null;
+  /**
+   * the arm's run target's exit code
+   */
+  exit: number;
+  /**
+   * the run target's process from start to end: gate, browser launches, every row, its summary
+   */
+  wall_s: number;
+  /**
+   * rows of the scratch run
+   */
+  rows: number;
+  /**
+   * the registered run compared with, relative to the root; null when the arm has none
+   */
+  registered_file: string | null;
+  registered_rows: number;
+  /**
+   * the scratch run, relative to the scratch folder; null when the arm wrote none
+   */
+  scratch_file: string | null;
+  /**
+   * units with the same outcome in both runs
+   */
+  same: number;
+  /**
+   * units whose outcome differs, flagged timing-sensitive in neither run
+   */
+  flips: RedoFlip[];
+  /**
+   * units whose outcome differs, flagged timing-sensitive in either run
+   */
+  flagged_flips: RedoFlip[];
+  /**
+   * registered units the scratch run has no row for (a slice, or a run that stopped)
+   */
+  only_registered: number;
+  only_scratch: number;
+}
+
+export interface RedoFlip {
+  /**
+   * condition|policy|horizon (layers), the plan id (pilot), the condition id (evidence)
+   */
+  unit: string;
+  /**
+   * each outcome that differs, registered → scratch, e.g. `vts false → true`
+   */
+  change: string;
+}
+
+/**
+ * 1, 5 and 15-minute load averages
+ *
+ * @minItems 3
+ * @maxItems 3
+ */
+export type LoadAverages = number[];
+
 /** A trace row of study layers: the header every row carries and what a layers row adds. */
 export type LayersRow = TraceHeader & LayersFields;
 /** A trace row of study evidence (the controlled arm, Arm A, Arm B). */

@@ -103,6 +103,21 @@ export const messages = {
     stillRunning: (sessions: string[]) => `refusing to merge: shard sessions still run (${sessions.join(', ')}); wait for them to end`,
     merged: (file: string, rows: number, shards: number) => `${file}: ${rows} rows merged from ${shards} shards (moved to data/excluded/ with the reason)`,
   },
+  // make reproduce REDO=1 (pipeline/reproduce-redo.ts)
+  redo: {
+    scratchInRecord: (dir: string) =>
+      `refusing to rerun into ${dir}: the scratch folder must lie outside data/ and manifests/ of the root (the record a rerun leaves untouched), and may not hold the root. Default: scratch/reproduce-<time>`,
+    registeredBusy: (sessions: string[]) =>
+      `refusing to rerun while a registered run runs here (${sessions.join(', ')}): the rerun's load would move its timing-sensitive outcomes, and its run log would not show the rerun. Wait for it`,
+    unknownArm: (name: string, known: string[]) => `--arms: no arm ${JSON.stringify(name)}; the arms are ${known.join(', ')}`,
+    onlyArmB: () => 'Arm B takes no --only (its smoke slices are --cases and --reps): add --skip-arm-b (make ARM_B=0) or leave arm-b out of --arms',
+    start: (scratch: string, arms: string[], selection: string | null) =>
+      `reproduce REDO: ${arms.length} arm${arms.length === 1 ? '' : 's'} (${arms.join(', ')}) from nothing into the scratch folder ${scratch}${selection ? `, a slice: --only ${selection} (smoke runs)` : ''}; the registered record stays as it is`,
+    pilotSkipped: () => 'reproduce REDO: the planning pilot has no frozen plan file: skipped, as make reproduce skips it',
+    armFailed: (arm: string, code: number, log: string) => `${arm}: its run ended with exit code ${code} (its screen: ${log}); the rerun goes on with the next arm`,
+    recordChanged: (files: string[]) =>
+      `the registered record changed during the rerun (it must not):\n${files.map((f) => `  ${f}`).join('\n')}`,
+  },
   // remote browsers (pipeline/browser/remote.ts)
   remote: {
     connectFailed: (endpoint: string, detail: string) => `cannot connect to the browser at BROWSER_WS_ENDPOINT=${endpoint}: ${detail}`,

@@ -1,6 +1,9 @@
 // Every path the project reads or writes, in one place (showyourwork's lesson).
 // The root is the repository, unless RSTACK_ROOT points elsewhere: the tests
 // build a throw-away tree there and run the real pipeline against it.
+// RSTACK_SCRATCH re-roots only what a run writes (its rows, exclusions, the run log and the data
+// manifest) into a scratch folder: `make reproduce REDO=1` reruns every arm there, gated on the
+// frozen inputs and the ledger of the root, and leaves the root's record untouched.
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -12,24 +15,42 @@ export function root(): string {
   return process.env.RSTACK_ROOT ? path.resolve(process.env.RSTACK_ROOT) : codeRoot;
 }
 
+/** Where runs write: RSTACK_SCRATCH for a scratch rerun, else the data root. */
+export function outputRoot(): string {
+  return process.env.RSTACK_SCRATCH ? path.resolve(process.env.RSTACK_SCRATCH) : root();
+}
+
+/** What a run writes, under a root (the data root, or a scratch folder laid out the same way). */
+export const runOutputs = (base: string) => ({
+  raw: () => path.join(base, 'data', 'raw'),
+  rawArm: (study: string, arm: string) => path.join(base, 'data', 'raw', study, arm),
+  excluded: () => path.join(base, 'data', 'excluded'),
+  excludedArm: (study: string, arm: string) => path.join(base, 'data', 'excluded', study, arm),
+  exclusionLog: () => path.join(base, 'data', 'excluded', 'REASONS.jsonl'),
+  runLog: () => path.join(base, 'data', 'runs.jsonl'),
+  dataManifest: () => path.join(base, 'manifests', 'data.sha256'),
+});
+
+const out = () => runOutputs(outputRoot());
+
 export const paths = {
   root,
   prereg: () => path.join(root(), 'prereg'),
   manifests: () => path.join(root(), 'manifests'),
   ledger: () => path.join(root(), 'manifests', 'ledger.jsonl'),
-  dataManifest: () => path.join(root(), 'manifests', 'data.sha256'),
+  dataManifest: () => out().dataManifest(),
   tablesManifest: () => path.join(root(), 'manifests', 'tables.sha256'),
   figuresManifest: () => path.join(root(), 'manifests', 'figures.sha256'),
   data: () => path.join(root(), 'data'),
   tasks: () => path.join(root(), 'data', 'tasks'),
   labels: () => path.join(root(), 'data', 'labels'),
   plans: () => path.join(root(), 'data', 'plans'),
-  raw: () => path.join(root(), 'data', 'raw'),
-  rawArm: (study: string, arm: string) => path.join(root(), 'data', 'raw', study, arm),
-  excluded: () => path.join(root(), 'data', 'excluded'),
-  excludedArm: (study: string, arm: string) => path.join(root(), 'data', 'excluded', study, arm),
-  exclusionLog: () => path.join(root(), 'data', 'excluded', 'REASONS.jsonl'),
-  runLog: () => path.join(root(), 'data', 'runs.jsonl'),
+  raw: () => out().raw(),
+  rawArm: (study: string, arm: string) => out().rawArm(study, arm),
+  excluded: () => out().excluded(),
+  excludedArm: (study: string, arm: string) => out().excludedArm(study, arm),
+  exclusionLog: () => out().exclusionLog(),
+  runLog: () => out().runLog(),
   analysisOut: () => path.join(root(), 'analysis', 'out'),
   figuresOut: () => path.join(root(), 'figures', 'out'),
   paperBuild: () => path.join(root(), 'paper', 'build'),
@@ -47,7 +68,11 @@ export const frozenRoots = () => [
   { dir: paths.plans(), pattern: /\.jsonl$/ }, // the planning pilot's plans, frozen before any is executed
 ];
 
-/** A path as the ledger and manifests spell it: relative to the root, with forward slashes. */
+/** A path as the ledger and manifests spell it: relative to the root (a run's outputs in a scratch
+ *  folder: relative to that folder, so its manifest and run log read as the root's do), with forward slashes. */
 export function rel(p: string): string {
-  return path.relative(root(), p).split(path.sep).join('/');
+  const scratch = outputRoot();
+  const within = path.relative(scratch, path.resolve(p));
+  const inScratch = scratch !== root() && within !== '..' && !within.startsWith(`..${path.sep}`) && !path.isAbsolute(within);
+  return path.relative(inScratch ? scratch : root(), p).split(path.sep).join('/');
 }

@@ -12,36 +12,52 @@ import { UsageError } from '../core/errors.ts';
 import type { TraceRow } from '../core/contracts.ts';
 import { unitKey } from './layers/arms.ts';
 
-const keyOf = (r: TraceRow) => (r.study === 'layers' ? unitKey(r) : r.condition_id);
+// a pilot row is one plan (two prompts share a condition); every other layers row one (condition, policy, horizon)
+export const unitOf = (r: TraceRow) => (r.study === 'layers' ? (r.plan_id ?? unitKey(r)) : r.condition_id);
 const outcomeOf = (r: TraceRow) =>
   r.study === 'layers'
     ? JSON.stringify({ as: r.apparent_success, vts: r.vts, fc: r.false_completion, claim: r.claim?.done ?? null })
     : JSON.stringify(Object.fromEntries(Object.entries(r.verdicts).sort().map(([p, v]) => [p, v?.accept])));
 const flagged = (r: TraceRow | undefined) => r?.study === 'layers' && r.timing_sensitive === true;
 
+/** A unit whose outcome differs: the outcome in each run (JSON of what the analysis counts). */
+export interface Flip { key: string; a: string; b: string }
+
 export interface Comparison {
   onlyA: string[];
   onlyB: string[];
   same: number;
   /** flipped, flagged timing-sensitive in neither run */
-  flips: { key: string; a: string; b: string }[];
+  flips: Flip[];
   /** flipped, flagged in at least one run */
+  flagged: Flip[];
+  /** flagged.length */
   flaggedFlips: number;
 }
 
 export function compareRuns(a: TraceRow[], b: TraceRow[]): Comparison {
-  const mapA = new Map(a.map((r) => [keyOf(r), r]));
-  const mapB = new Map(b.map((r) => [keyOf(r), r]));
-  const out: Comparison = { onlyA: [], onlyB: [], same: 0, flips: [], flaggedFlips: 0 };
+  const mapA = new Map(a.map((r) => [unitOf(r), r]));
+  const mapB = new Map(b.map((r) => [unitOf(r), r]));
+  const out: Comparison = { onlyA: [], onlyB: [], same: 0, flips: [], flagged: [], flaggedFlips: 0 };
   for (const [key, ra] of mapA) {
     const rb = mapB.get(key);
     if (!rb) out.onlyA.push(key);
     else if (outcomeOf(ra) === outcomeOf(rb)) out.same++;
-    else if (flagged(ra) || flagged(rb)) out.flaggedFlips++;
-    else out.flips.push({ key, a: outcomeOf(ra), b: outcomeOf(rb) });
+    else (flagged(ra) || flagged(rb) ? out.flagged : out.flips).push({ key, a: outcomeOf(ra), b: outcomeOf(rb) });
   }
   for (const key of mapB.keys()) if (!mapA.has(key)) out.onlyB.push(key);
+  out.flaggedFlips = out.flagged.length;
   return out;
+}
+
+/** What changed in a flip, field by field: `vts false → true`. */
+export function flipChange(f: Flip): string {
+  const a = JSON.parse(f.a) as Record<string, unknown>;
+  const b = JSON.parse(f.b) as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+    .map((k) => `${k} ${JSON.stringify(a[k] ?? null)} → ${JSON.stringify(b[k] ?? null)}`)
+    .join(', ');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -59,7 +75,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         `${files[0]}: ${a!.length} rows; ${files[1]}: ${b!.length} rows`,
         `same outcome: ${c.same}; flipped: ${c.flips.length} (flagged timing-sensitive in neither run) + ${c.flaggedFlips} (flagged in either)`,
         `only in the first: ${c.onlyA.length}; only in the second: ${c.onlyB.length}`,
-        ...c.flips.slice(0, 40).map((f) => `  ${f.key}: ${f.a} → ${f.b}`),
+        ...c.flips.slice(0, 40).map((f) => `  ${f.key}: ${flipChange(f)}`),
         ...(c.flips.length > 40 ? [`  … ${c.flips.length - 40} more`] : []),
       ];
       process.stdout.write(lines.join('\n') + '\n');

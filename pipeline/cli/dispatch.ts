@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codeRoot, paths } from '../../core/paths.ts';
+import { codeRoot, paths, root, runOutputs } from '../../core/paths.ts';
 import { messages } from '../../core/messages.ts';
 import { log } from '../../core/log.ts';
 import { validate } from '../../core/validate.ts';
@@ -51,12 +51,13 @@ export function commandFor(verb: Verb, args: string[]): { command: string; argv:
 /**
  * What the tables are made from (analysis/reanalyze.ts and, for the deviations tables, the inputs
  * analysis/deviations.ts draws at its top): when a step changes any of them, the committed tables
- * and figures no longer match, and we say the next command.
+ * and figures no longer match, and we say the next command. Always the root's record: a run into a
+ * scratch folder (RSTACK_SCRATCH) changes nothing the tables are made from.
  */
 export const tableInputs = (): { label: string; path: string }[] => [
-  { label: 'data/raw', path: paths.raw() },
-  { label: 'data/excluded', path: paths.excluded() },
-  { label: 'data/runs.jsonl', path: path.join(paths.data(), 'runs.jsonl') },
+  { label: 'data/raw', path: runOutputs(root()).raw() },
+  { label: 'data/excluded', path: runOutputs(root()).excluded() },
+  { label: 'data/runs.jsonl', path: runOutputs(root()).runLog() },
   { label: 'manifests/ledger.jsonl', path: paths.ledger() },
   { label: 'prereg', path: paths.prereg() },
 ];

@@ -2,7 +2,7 @@
 // from the repository root, without our code.
 import fs from 'node:fs';
 import path from 'node:path';
-import { paths, rel, root } from '../../core/paths.ts';
+import { outputRoot, paths, rel } from '../../core/paths.ts';
 import { sha256File } from '../../core/hash.ts';
 import { validate } from '../../core/validate.ts';
 import { listFiles, writeFileAtomic } from './files.ts';
@@ -28,14 +28,14 @@ export async function writeManifest(file: string, files: string[]): Promise<numb
   return lines.length;
 }
 
-/** Problems: a listed file missing or changed, or a file present but not listed. */
+/** Problems: a listed file missing or changed, or a file present but not listed (paths as rel() spells a run's outputs). */
 export async function checkManifest(file: string, present: string[]): Promise<string[]> {
   const problems: string[] = [];
   const listed = parseManifest(file);
   const seen = new Set<string>();
   for (const { sha256, file: f } of listed) {
     seen.add(f);
-    const abs = path.join(root(), f);
+    const abs = path.join(outputRoot(), f);
     if (!fs.existsSync(abs)) problems.push(`${f}: listed in ${rel(file)} but missing`);
     else if ((await sha256File(abs)) !== sha256) problems.push(`${f}: sha256 differs from ${rel(file)}`);
   }

@@ -26,8 +26,9 @@ export function codeState(): { commit: string | null; dirty: boolean } {
   }
 }
 
-export function readRunLog(): RunLogLine[] {
-  return fs.existsSync(paths.runLog()) ? readJsonl<RunLogLine>(paths.runLog(), { schema: 'run-log' }) : [];
+/** The run log: this root's (or scratch folder's), or the one named. */
+export function readRunLog(file = paths.runLog()): RunLogLine[] {
+  return fs.existsSync(file) ? readJsonl<RunLogLine>(file, { schema: 'run-log' }) : [];
 }
 
 function append(line: RunLogLine): void {

@@ -14,7 +14,7 @@
 // A study supplies only step 2. Per-unit outcomes do not depend on the worker count or the shard.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { paths, rel } from '../../core/paths.ts';
+import { outputRoot, paths, rel, root } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { readJsonl, toLine } from '../../core/jsonl.ts';
 import { UsageError, RStackError, firstLine } from '../../core/errors.ts';
@@ -133,7 +133,9 @@ export async function runArm<U, R extends TraceRow, W = void>(
   const writer = TraceWriter.open<R>({ study: p.study, arm: p.arm, runId: chosen.runId, key: p.rowKey, smoke: flags.smoke });
   const todo = units.filter((u) => !writer.has(p.unitKey(u)));
   const label = `${p.study}/${p.arm} ${p.browser}`;
-  log({ kind: 'info', message: messages.runStart(label, units.length, writer.existingRows, flags.workers, rel(writer.file), flags.smoke) });
+  // in a scratch folder (make reproduce REDO=1) the console names the file in full: data/raw/… there is not the record's
+  const shown = outputRoot() === root() ? rel(writer.file) : writer.file;
+  log({ kind: 'info', message: messages.runStart(label, units.length, writer.existingRows, flags.workers, shown, flags.smoke) });
   const start = logStart({
     run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
     rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length,

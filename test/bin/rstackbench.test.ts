@@ -177,3 +177,13 @@ test('make reproduce ARM_B=0 plans no Arm B step and says so (make -n: nothing i
   const makefile = fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8');
   assert.match(makefile, /ifeq \(\$\(ARM_B\),0\)[\s\S]*?else[\s\S]*?fixtures\/wordpress\/ci\.sh \$\(MAKE\)[^\n]*run-arm-b[\s\S]*?endif/, 'without ARM_B=0 the Arm B step runs');
 });
+
+test('make reproduce REDO=1 plans the scratch rerun between two verifies, and no registered run (make -n: nothing is run)', async () => {
+  // the REDO branch has no line that calls $(MAKE), so make -n runs none of it
+  const plan = await run('make', ['-n', '--no-print-directory', 'reproduce', 'REDO=1', 'ARM_B=0'], { cwd: codeRoot });
+  assert.equal(plan.exitCode, 0, plan.stderr);
+  assert.match(plan.stdout, /bin\/rstackbench verify\n[\s\S]*bin\/rstackbench reproduce-redo --skip-arm-b *\n[\s\S]*bin\/rstackbench verify/);
+  assert.doesNotMatch(plan.stdout, /run-layers|run-controlled|run-arm-a|wordpress|\bpaper\b/);
+  const withWorkers = await run('make', ['-n', '--no-print-directory', 'reproduce', 'REDO=1', 'ARM_B=0', 'WORKERS=3'], { cwd: codeRoot });
+  assert.match(withWorkers.stdout, /reproduce-redo --skip-arm-b --workers 3/, 'WORKERS given: the layers arms run at it');
+});

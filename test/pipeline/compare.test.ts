@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { compareRuns } from '../../pipeline/compare.ts';
+import { compareRuns, flipChange } from '../../pipeline/compare.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { codeRoot } from '../../core/paths.ts';
 import type { LayersRow, TraceRow } from '../../core/contracts.ts';
@@ -24,6 +24,8 @@ test('flips are counted apart from flagged rows, and rows present in one run onl
   assert.equal(c.same, 1);
   assert.deepEqual(c.flips.map((f) => f.key), ['c2|selector-only|100']);
   assert.equal(c.flaggedFlips, 1);
+  assert.deepEqual(c.flagged.map((f) => f.key), ['c3|selector-only|100']);
+  assert.equal(flipChange(c.flips[0]!), 'vts true → false, fc false → true');
   assert.deepEqual(c.onlyA, ['c4|selector-only|100']);
   assert.deepEqual(c.onlyB, ['c5|selector-only|100']);
 });
