@@ -294,18 +294,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     summary: 'rerun every arm of make reproduce from nothing into a scratch folder and compare each with its registered run; the registered record stays untouched',
     usage: 'make reproduce REDO=1 [ARM_B=0] [WORKERS=n] [ARGS="--scratch DIR --arms main-chromium,controlled"]',
     options: {
-      scratch: { type: 'string' },
-      workers: { type: 'string', default: String(LAYERS_WORKERS) },
-      'skip-arm-b': { type: 'boolean', default: false },
-      arms: { type: 'string' },
-      only: { type: 'string' },
-    },
-    help: {
-      scratch: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)',
-      workers: `units at once in the layers arms (and the pilot); the evidence arms run at their registered ${EVIDENCE_WORKERS}`,
-      'skip-arm-b': 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started',
-      arms: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)',
-      only: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)',
+      scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)' },
+      workers: { type: 'string', default: String(LAYERS_WORKERS), help: `units at once in the layers arms (and the pilot); the evidence arms run at their registered ${EVIDENCE_WORKERS}` },
+      'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
+      arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },
+      only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },
     },
     async run(values) {
       const { exit } = await reproduceRedo({
