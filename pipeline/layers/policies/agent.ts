@@ -16,7 +16,7 @@ export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
     name: policy.name,
     async run({ page }) {
       const actor = new Actor(page);
-      const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone });
+      const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone, moments: actor.moments });
       try {
         await policy.run({ page, task: view, ui: uis[view.template], actor });
         return { claim: null, error: null, ...counted() };
