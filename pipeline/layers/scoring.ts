@@ -246,3 +246,34 @@ export function speedSensitivity(o: Timeline, range: SpeedRange = SPEED_RANGE, h
 
 /** Which flag rule a row is made with: amendments 1, 4 and 5 (`registered`), or amendment 7's `speed` rule. */
 export type FlagRule = 'amendment-5' | 'speed';
+
+/** The moments a row keeps under amendment 7 (schemas/trace.schema.json `moments`: ms after the agent began). */
+export interface RowMoments {
+  end: number; saves: number[]; first_target_save?: number | null; commits: { at: number; save: number; matches: boolean }[]; initial_matches: boolean;
+  reveal_after_ms: number; success_shown: number | null; success_seen: number | null; confirmed: number | null; revealed: number | null;
+  look: { started: number | null; done: number; saw: boolean } | null; timed_waits: number[][];
+}
+
+/** A row's timeline again, from its moments: either rule can be recomputed from the row alone. */
+export function timelineOfRow(row: { arm: string; horizon_ms: number; moments: RowMoments }): Timeline {
+  const m = row.moments;
+  return {
+    scoring: row.arm === 'horizon' ? { kind: 'after-action', horizonMs: row.horizon_ms } : { kind: 'after-policy', boundaryMs: row.horizon_ms },
+    t0: 0,
+    tEnd: m.end,
+    saves: m.saves,
+    firstTargetSaveAt: m.first_target_save ?? null,
+    targetCommits: m.commits.map((c) => c.at),
+    successShownAt: m.success_shown,
+    revealedAt: m.revealed,
+    firstLookDone: m.look?.done ?? null,
+    commits: m.commits.map((c) => ({ at: c.at, saveAt: c.save, matches: c.matches })),
+    initialMatches: m.initial_matches,
+    revealAfterMs: m.reveal_after_ms,
+    firstLookStartedAt: m.look?.started ?? null,
+    firstLookSaw: m.look?.saw ?? null,
+    timedWaits: m.timed_waits.map(([a, b]) => [a!, b!] as const),
+    successSeenAt: m.success_seen,
+    confirmedAt: m.confirmed,
+  };
+}
