@@ -102,7 +102,7 @@ export interface LayersFields {
     /**
      * the agent returned
      */
-    end: number;
+    returned: number;
     /**
      * the server's receipt of every save it took (any entity)
      */

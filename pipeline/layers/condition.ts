@@ -177,7 +177,7 @@ function momentsOf(t: Timeline): NonNullable<LayersRow['moments']> {
   const rel = (x: number) => Math.round((x - t.t0) * 1000) / 1000;
   const relOrNull = (x: number | null) => (x === null ? null : rel(x));
   return {
-    end: rel(t.tEnd),
+    returned: rel(t.tEnd),
     saves: t.saves.map(rel),
     first_target_save: relOrNull(t.firstTargetSaveAt),
     commits: t.commits.map((c) => ({ at: rel(c.at), save: rel(c.saveAt), matches: c.matches })),

@@ -249,7 +249,7 @@ export type FlagRule = 'amendment-5' | 'speed';
 
 /** The moments a row keeps under amendment 7 (schemas/trace.schema.json `moments`: ms after the agent began). */
 export interface RowMoments {
-  end: number; saves: number[]; first_target_save?: number | null; commits: { at: number; save: number; matches: boolean }[]; initial_matches: boolean;
+  returned: number; saves: number[]; first_target_save?: number | null; commits: { at: number; save: number; matches: boolean }[]; initial_matches: boolean;
   reveal_after_ms: number; success_shown: number | null; success_seen: number | null; confirmed: number | null; revealed: number | null;
   look: { started: number | null; done: number; saw: boolean } | null; timed_waits: number[][];
 }
@@ -260,7 +260,7 @@ export function timelineOfRow(row: { arm: string; horizon_ms: number; moments: R
   return {
     scoring: row.arm === 'horizon' ? { kind: 'after-action', horizonMs: row.horizon_ms } : { kind: 'after-policy', boundaryMs: row.horizon_ms },
     t0: 0,
-    tEnd: m.end,
+    tEnd: m.returned,
     saves: m.saves,
     firstTargetSaveAt: m.first_target_save ?? null,
     targetCommits: m.commits.map((c) => c.at),
