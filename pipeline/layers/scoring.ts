@@ -8,6 +8,10 @@
 //   judge(observed, boundary)   AS (a success indication shown by the boundary), the margin to the
 //                               nearest target commit, and whether the outcome is timing-sensitive
 //
+//   speedSensitivity(timeline)  amendment 7's rule, in force once it is frozen (protocol.ts):
+//                               timing-sensitive iff a machine speed in SPEED_RANGE changes the
+//                               outcome (below); judge's flag stays the rule of the rows before it
+//
 // Timing-sensitive (amendments 1, 4 and 5): the success indication showed within 25 ms of the
 // boundary; the boundary was set by the policy's return and the nearest target commit lies within
 // 25 ms of it; a policy that looked once without waiting got its answer later than 25 ms before a
