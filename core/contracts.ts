@@ -87,6 +87,60 @@ export interface LayersFields {
    * what set the scoring boundary (prereg/layers-amendment-5.md); absent in rows written before it
    */
   boundary?: "save" | "return" | "action";
+  /**
+   * the rule that set timing_sensitive: amendments 1, 4 and 5, or amendment 7's speed rule (prereg/layers-amendment-7.md); absent in rows written before amendment 7
+   */
+  flag_rule?: "amendment-5" | "speed";
+  /**
+   * speed rule: a factor in the registered range at which the replayed outcome differs (null when none does)
+   */
+  speed_witness?: number | null;
+  /**
+   * amendment 7: the trace's recorded moments, ms after the agent began (process clock), from which either flag rule can be recomputed
+   */
+  moments?: {
+    /**
+     * the agent returned
+     */
+    returned: number;
+    /**
+     * the server's receipt of every save it took (any entity)
+     */
+    saves: number[];
+    first_target_save?: number | null;
+    /**
+     * each target commit: when it takes effect, the receipt of the save it follows, whether it holds the requested value
+     */
+    commits: {
+      at: number;
+      save: number;
+      matches: boolean;
+    }[];
+    initial_matches: boolean;
+    /**
+     * the server's hold of the surface after the agent began (the Access fault's parameter)
+     */
+    reveal_after_ms: number;
+    success_shown: number | null;
+    /**
+     * the agent saw the target's success indication (an in-process policy)
+     */
+    success_seen: number | null;
+    /**
+     * the agent read the requested state back from the server (an in-process policy)
+     */
+    confirmed: number | null;
+    revealed: number | null;
+    look: {
+      started: number | null;
+      done: number;
+      saw: boolean;
+    } | null;
+    /**
+     * the agent's own timed waits that ran out, [start, end]
+     */
+    timed_waits: number[][];
+  };
   prompt?: "ordinary" | "reliability";
   plan_id?: string;
   /**

@@ -11,6 +11,7 @@
 import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { runLayersTrace, type LayersOutcome, type Scoring } from '../layers/condition.ts';
+import { flagRuleInForce } from '../layers/protocol.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
 import type { Agent, Claim } from './contract.ts';
@@ -34,7 +35,7 @@ export async function runAgentTrace(options: {
   const { server, task, agent, scoring } = options;
   const launched = await launchAgentBrowser(options.browserName);
   try {
-    const { result, ...outcome } = await runLayersTrace({ server, task, agent, scoring, stage: launched.stage, endpoints: launched.endpoints });
+    const { result, ...outcome } = await runLayersTrace({ server, task, agent, scoring, stage: launched.stage, endpoints: launched.endpoints, flagRule: flagRuleInForce() });
     const vts = outcome.vts;
     return {
       ...outcome,

@@ -44,6 +44,22 @@ export interface AgentResult {
   retries?: number;
   /** an in-process agent that looks once without waiting: when (process clock) its first look returned (amendment 4's rule) */
   firstLookDone?: number | null;
+  /** an in-process agent: the moments amendment 7's speed rule reads (process clock) */
+  moments?: PolicyMoments;
+}
+
+/** What an in-process agent records of its own timeline (pipeline/layers/policies/actor.ts). */
+export interface PolicyMoments {
+  firstLookStartedAt: number | null;
+  firstLookSaw: boolean | null;
+  /** its own timed waits that ran out, [start, start + timeout] */
+  timedWaits: [number, number][];
+  /** the last time it saw the target's success indication */
+  successSeenAt: number | null;
+  /** the last time it read the requested state back from the server */
+  confirmedAt: number | null;
+  /** one of its own actions that ran out of the harness's action timeout */
+  actionTimeout: { action: 'click' | 'select' | 'fill'; startedAt: number; timeoutMs: number; message: string } | null;
 }
 
 export interface Agent {

@@ -16,7 +16,7 @@ import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
 import { policyAgent } from './policies/agent.ts';
 import type { Scoring } from './scoring.ts';
-import { HORIZONS_MS, MAIN_BOUNDARY_MS } from './protocol.ts';
+import { flagRuleInForce, HORIZONS_MS, MAIN_BOUNDARY_MS, STALL_RETRIES } from './protocol.ts';
 
 /** units per browser process: Firefox's parent grew to 3 GB after about 570 closed contexts here and slowed every trace after it */
 export const BROWSER_BATCH = 150;
@@ -37,7 +37,7 @@ export function unitsFor(arm: LayersArm, tasks: LayersTask[] = readLayersTasks()
     .flatMap((task) => HORIZONS_MS.map((h) => ({ task, policy: 'single-action', scoring: { kind: 'after-action', horizonMs: h } as const })));
 }
 
-export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFor(arm)): RunPlan<LayersUnit, LayersRow, FixtureServer> {
+export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFor(arm), flagRule = flagRuleInForce()): RunPlan<LayersUnit, LayersRow, FixtureServer> {
   return {
     study: 'layers',
     arm,
@@ -47,10 +47,12 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
     unitKey: (u) => unitKey({ condition_id: u.task.condition_id, policy: u.policy, horizon_ms: horizonOf(u.scoring) }),
     rowKey: unitKey,
     browserBatch: BROWSER_BATCH,
+    // amendment 7: a stall is retried (condition.ts throws it); before it, a row records the error
+    ...(flagRule === 'speed' ? { retries: STALL_RETRIES } : {}),
     worker: { setup: () => startFixtureServer(), teardown: (server) => server.close() },
     runUnit: async (u, ctx) => {
       const agent = policyAgent(layersPolicies[u.policy]!, u.task);
-      const { result: _result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring });
+      const { result: _result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule });
       return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
     },
   };

@@ -11,16 +11,18 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
+import type { LayersAppInstance } from '../../fixtures/layers/app.ts';
 import { now } from '../../fixtures/server.ts';
 import { epochToProcess } from '../browser/clock.ts';
 import { layersApps } from '../../fixtures/layers/index.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
-import { boundaryOf, judge, type Observed, type Scoring } from './scoring.ts';
+import { boundaryOf, judge, speedSensitivity, type FlagRule, type Observed, type Scoring, type Timeline } from './scoring.ts';
 import { pageWatch } from './watch.ts';
+import { infrastructureError } from './infrastructure.ts';
 import type { LayersRow } from '../../core/contracts.ts';
 import type { RowBody } from '../kernel/run.ts';
-import { firstLine } from '../../core/errors.ts';
+import { RStackError, firstLine } from '../../core/errors.ts';
 
 export type { Scoring } from './scoring.ts';
 
@@ -83,6 +85,8 @@ export async function runLayersTrace(options: {
   stage?: Stage;
   /** how outside agents reach that browser */
   endpoints?: AgentSession['endpoints'];
+  /** which timing-sensitivity rule the protocol in force registers (protocol.ts: flagRuleInForce); amendment 5's by default */
+  flagRule?: FlagRule;
 }): Promise<LayersOutcome & { result: AgentResult }> {
   const { browser, server, task, agent, scoring } = options;
   const app = layersApps[task.template](task);
@@ -127,10 +131,16 @@ export async function runLayersTrace(options: {
       revealedAt,
       firstLookDone: result.firstLookDone ?? null,
     });
+    const speedRule = options.flagRule === 'speed';
+    // amendment 7: a stall of the harness's own action is retried, not scored (infrastructure.ts)
+    const stall = speedRule ? infrastructureError({ error: result.error, actionTimeout: result.moments?.actionTimeout ?? null, faults: task.faults }) : null;
+    if (stall) throw new InfrastructureError(`${task.condition_id}: ${stall}`);
     const boundary = boundaryOf(observed());
     // wait past the boundary so that a success stamped before it has time to arrive
     await sleep(boundary.at + (stage.reportGraceMs ?? REPORT_GRACE_MS) - now());
     const judged = judge(observed(), boundary);
+    const timeline = speedRule ? timelineOf(observed(), app, task, result) : null;
+    const speed = timeline ? speedSensitivity(timeline) : null;
     const persistedValue = app.store.stateAt(boundary.at)[task.target.key];
     const vts = isDeepStrictEqual(persistedValue, task.target.value);
     return {
@@ -148,8 +158,9 @@ export async function runLayersTrace(options: {
       persisted: { key: task.target.key, value: persistedValue },
       target: { ...structuredClone(task.target) },
       timing_margin_ms: judged.marginMs === null ? null : round1(judged.marginMs),
-      timing_sensitive: judged.timingSensitive,
+      timing_sensitive: speed ? speed.timingSensitive : judged.timingSensitive,
       boundary: boundary.setBy,
+      ...(timeline && speed ? { flag_rule: 'speed' as const, speed_witness: speed.witness, moments: momentsOf(timeline) } : {}),
       error: result.error,
       result,
     };
@@ -157,4 +168,43 @@ export async function runLayersTrace(options: {
     await ownContext?.close();
     server.reset();
   }
+}
+
+/** A stall of the harness's own action (amendment 7): the run skeleton keeps the attempt and retries the unit. */
+export class InfrastructureError extends RStackError {}
+
+/** What amendment 7's rule reads, from what the trace recorded. */
+function timelineOf(o: Observed, app: LayersAppInstance, task: LayersTask, result: AgentResult): Timeline {
+  const m = result.moments;
+  return {
+    ...o,
+    commits: app.store.targetCommits().map((c) => ({ at: c.t, saveAt: c.from, matches: isDeepStrictEqual(c.value, task.target.value) })),
+    initialMatches: isDeepStrictEqual(app.store.initialTarget(), task.target.value),
+    revealAfterMs: task.faults.reveal_after_ms,
+    firstLookStartedAt: m?.firstLookStartedAt ?? null,
+    firstLookSaw: m?.firstLookSaw ?? null,
+    timedWaits: m?.timedWaits ?? [],
+    successSeenAt: m?.successSeenAt ?? null,
+    confirmedAt: m?.confirmedAt ?? null,
+  };
+}
+
+/** The moments as a row keeps them: ms after the agent began, to the microsecond. */
+function momentsOf(t: Timeline): NonNullable<LayersRow['moments']> {
+  const rel = (x: number) => Math.round((x - t.t0) * 1000) / 1000;
+  const relOrNull = (x: number | null) => (x === null ? null : rel(x));
+  return {
+    returned: rel(t.tEnd),
+    saves: t.saves.map(rel),
+    first_target_save: relOrNull(t.firstTargetSaveAt),
+    commits: t.commits.map((c) => ({ at: rel(c.at), save: rel(c.saveAt), matches: c.matches })),
+    initial_matches: t.initialMatches,
+    reveal_after_ms: t.revealAfterMs,
+    success_shown: relOrNull(t.successShownAt),
+    success_seen: relOrNull(t.successSeenAt),
+    confirmed: relOrNull(t.confirmedAt),
+    revealed: relOrNull(t.revealedAt),
+    look: t.firstLookDone === null || t.firstLookSaw === null ? null : { started: relOrNull(t.firstLookStartedAt), done: rel(t.firstLookDone), saw: t.firstLookSaw },
+    timed_waits: t.timedWaits.map(([a, b]) => [rel(a), rel(b)]),
+  };
 }

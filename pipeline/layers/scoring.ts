@@ -8,6 +8,10 @@
 //   judge(observed, boundary)   AS (a success indication shown by the boundary), the margin to the
 //                               nearest target commit, and whether the outcome is timing-sensitive
 //
+//   speedSensitivity(timeline)  amendment 7's rule, in force once it is frozen (protocol.ts):
+//                               timing-sensitive iff a machine speed in SPEED_RANGE changes the
+//                               outcome (below); judge's flag stays the rule of the rows before it
+//
 // Timing-sensitive (amendments 1, 4 and 5): the success indication showed within 25 ms of the
 // boundary; the boundary was set by the policy's return and the nearest target commit lies within
 // 25 ms of it; a policy that looked once without waiting got its answer later than 25 ms before a
@@ -83,5 +87,197 @@ export function judge(o: Observed, b: Boundary): Judged {
     apparentSuccess: o.successShownAt !== null && o.successShownAt <= b.at,
     marginMs: margin,
     timingSensitive: lookedLate || landedWhileSlow || (shownMargin !== null && Math.abs(shownMargin) < near) || commitNear,
+  };
+}
+
+// ─── The exact timing-sensitivity rule (prereg/drafts/layers-amendment-7.md) ───────────────────
+//
+// A row is timing-sensitive iff some machine speed in SPEED_RANGE gives it another outcome (AS or
+// VTS, and so FC). The speed model: the trace's recorded timeline is replayed with every
+// machine-paced interval multiplied by one factor s, while the fault-paced intervals stay as they
+// were. Machine-paced: the agent's own steps and the browser's work (rendering, a request's
+// delivery and answer, a held answer's delivery after the server released it). Fault-paced: the
+// server's hold of the surface (reveal_after_ms from the agent's beginning), a commit's delay after
+// the receipt of the save it follows, the main boundary's 100 ms after the last save, the horizon,
+// and the agent's own timed waits that ran out (a setTimeout lasts as long on any machine).
+//
+// Every moment of the replay is then an affine function a + b·s, so the outcome is a step function
+// of s whose steps lie where two of those functions cross; evaluating it at every crossing inside
+// the range, between them and at both ends decides exactly whether it is constant.
+//
+// Two things the replay keeps by cause, not by clock: a success indication the agent saw before it
+// returned stays before its return, and a commit the agent read back from the server before it
+// returned stays before its return (its checks continue until they see it). One decision the
+// replay follows: a look-once agent (selector-only) that looks at a surface the server holds back;
+// a speed at which its look lands on the other side of the surface's appearance takes the other
+// branch — acting on the surface (on an Access condition the first entity is the target and its
+// save commits at once: AS and VTS true) or not acting (nothing saved: AS and VTS false).
+
+/** The registered speed range: a factor on every machine-paced interval (prereg/drafts/layers-amendment-7.md). */
+export const SPEED_RANGE: SpeedRange = { min: 0.5, max: 4 };
+export interface SpeedRange { min: number; max: number }
+
+/** One target commit: when it takes effect, the receipt of the save it follows, and whether it holds the requested value. */
+export interface CommitMoment { at: number; saveAt: number; matches: boolean }
+
+/** Everything the exact rule reads: Observed with the moments amendment 7 records (all on the process clock). */
+export interface Timeline extends Observed {
+  commits: readonly CommitMoment[];
+  /** the requested value was already the persisted one before any commit */
+  initialMatches: boolean;
+  /** the server's hold of the surface after the agent began (the Access fault), 0 for none */
+  revealAfterMs: number;
+  /** when a look-once agent sent its first look, and what it answered */
+  firstLookStartedAt: number | null;
+  firstLookSaw: boolean | null;
+  /** the agent's own timed waits that ran out, [start, end] */
+  timedWaits: readonly (readonly [number, number])[];
+  /** when the agent saw the target's success indication (it returned after that) */
+  successSeenAt: number | null;
+  /** when the agent read the requested state back from the server (it returned after that) */
+  confirmedAt: number | null;
+}
+
+/** a + b·s: a moment of the replay at speed factor s */
+interface Line { a: number; b: number }
+const at = (l: Line, s: number) => l.a + l.b * s;
+/** x no later than y, up to the rounding of the replay's own arithmetic (a nanosecond) */
+const noLater = (x: number, y: number) => x <= y + 1e-6;
+const shift = (l: Line, k: number): Line => ({ a: l.a + k, b: l.b });
+
+export interface Outcome { as: boolean; vts: boolean }
+
+/** The replay's hidden choice: when inside its round trip the look-once agent's look was evaluated (default: the moment most prone to change). */
+export interface Hidden { lookAt?: number }
+
+function replay(o: Timeline, hidden: Hidden = {}) {
+  const lines: Line[] = [];
+  const keep = (l: Line) => (lines.push(l), l);
+  const fixedBefore = (x: number) => o.timedWaits.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, x) - Math.max(a, o.t0)), 0);
+  /** a moment on the agent's own chain: fixed waits stay, the rest scales */
+  const pos = (x: number): Line => keep({ a: o.t0 + fixedBefore(x), b: x - o.t0 - fixedBefore(x) });
+  const saves = [...o.saves].sort((a, b) => a - b);
+  const lastSaveBefore = (x: number) => saves.filter((t) => t <= x).at(-1) ?? null;
+  const main = o.scoring.kind === 'after-policy';
+  const end = pos(o.tEnd);
+
+  // the boundary: main, max(last save + B, return); horizon, first target save (or return) + h
+  let boundary: Line[];
+  if (o.scoring.kind === 'after-action') boundary = [keep(shift(pos(o.firstTargetSaveAt ?? o.tEnd), o.scoring.horizonMs))];
+  else boundary = saves.length ? [keep(shift(pos(saves.at(-1)!), o.scoring.boundaryMs)), end] : [end];
+  const boundaryAt = (s: number) => Math.max(...boundary.map((l) => at(l, s)));
+
+  // commits follow their save by the fault's delay; one the agent read back stays before its return (main)
+  const confirmed = (c: CommitMoment) => main && o.confirmedAt !== null && c.at <= o.confirmedAt && o.confirmedAt <= o.tEnd;
+  const commits = o.commits.map((c) => ({ c, line: keep(shift(pos(c.saveAt), c.at - c.saveAt)), sure: confirmed(c) }));
+
+  // the success indication follows the save whose answer showed it by the page's own (scaled) work
+  const shown = o.successShownAt;
+  const seen = main && shown !== null && o.successSeenAt !== null && shown <= o.successSeenAt && o.successSeenAt <= o.tEnd;
+  let shownLine: Line | null = null;
+  if (shown !== null) {
+    const save = lastSaveBefore(shown);
+    shownLine = save === null ? pos(shown) : keep({ a: pos(save).a, b: pos(save).b + (shown - save) });
+  }
+
+  // the look-once decision against a surface the server held back
+  let look: { line: Line; reveal: Line; saw: boolean; strict: boolean } | null = null;
+  if (o.revealAfterMs > 0 && o.revealedAt !== null && o.firstLookDone !== null && o.firstLookSaw !== null) {
+    const start = o.firstLookStartedAt ?? o.t0;
+    const released = o.t0 + o.revealAfterMs;
+    const reveal = keep({ a: released, b: Math.max(0, o.revealedAt - released) });
+    // the earliest (it saw) or latest (it did not) evaluation consistent with its answer; a look
+    // that did not see the surface was evaluated before it, so at that bound only a later one counts
+    const lookAt = hidden.lookAt ?? (o.firstLookSaw ? Math.min(o.firstLookDone, Math.max(start, o.revealedAt)) : Math.max(start, Math.min(o.firstLookDone, o.revealedAt)));
+    const strict = hidden.lookAt === undefined && !o.firstLookSaw && lookAt >= o.revealedAt;
+    look = { line: keep({ a: o.t0, b: lookAt - o.t0 }), reveal, saw: o.firstLookSaw, strict };
+  }
+
+  /** whether the look-once decision goes the other way at s */
+  const sees = (s: number) => (look!.strict ? at(look!.reveal, s) < at(look!.line, s) - 1e-6 : noLater(at(look!.reveal, s), at(look!.line, s)));
+  const lookFlips = (s: number) => look !== null && sees(s) !== look.saw;
+  const outcomeAt = (s: number): Outcome => {
+    // the branch not taken: not acting commits nothing; acting on an Access condition commits the
+    // target at its save (VTS true; its success indication is then the page's, shown as AS true)
+    if (lookFlips(s)) return look!.saw ? { as: false, vts: false } : { as: true, vts: true };
+    const b = boundaryAt(s);
+    const landed = commits.filter((x) => x.sure || noLater(at(x.line, s), b)).sort((x, y) => at(x.line, s) - at(y.line, s));
+    const vts = landed.length ? landed.at(-1)!.c.matches : o.initialMatches;
+    const as = shown !== null && (seen || noLater(at(shownLine!, s), b));
+    return { as, vts };
+  };
+  return { lines, outcomeAt, lookFlips };
+}
+
+/** The outcome of the trace replayed at speed factor s (s = 1 is the recorded trace). */
+export function outcomeAt(o: Timeline, s: number, hidden: Hidden = {}): Outcome {
+  return replay(o, hidden).outcomeAt(s);
+}
+
+export interface SpeedJudged {
+  timingSensitive: boolean;
+  /** a factor in the range at which the outcome differs from the recorded one, if any */
+  witness: number | null;
+  /** the outcome at that factor */
+  other: Outcome | null;
+  /** what changes there: the look-once decision, or the order of the boundary and a commit or the success indication */
+  reason: 'look' | 'boundary' | null;
+}
+
+/** Amendment 7's rule: is the outcome the same at every speed factor in the range? Exact: see the header. */
+export function speedSensitivity(o: Timeline, range: SpeedRange = SPEED_RANGE, hidden: Hidden = {}): SpeedJudged {
+  const { lines, outcomeAt: out, lookFlips } = replay(o, hidden);
+  const points = [range.min, range.max, 1];
+  for (let i = 0; i < lines.length; i++) {
+    for (let j = i + 1; j < lines.length; j++) {
+      const db = lines[i]!.b - lines[j]!.b;
+      if (db === 0) continue;
+      const s = (lines[j]!.a - lines[i]!.a) / db;
+      if (s > range.min && s < range.max) points.push(s);
+    }
+  }
+  const sorted = [...new Set(points)].sort((a, b) => a - b);
+  // between crossings first (a change there holds on an interval), then the ends and the crossings
+  // themselves (a tie counts: a commit at the boundary is in)
+  const probes = [...sorted.slice(1).map((s, i) => (sorted[i]! + s) / 2), ...sorted];
+  const recorded = out(1);
+  for (const s of probes) {
+    const o2 = out(s);
+    if (o2.as !== recorded.as || o2.vts !== recorded.vts) return { timingSensitive: true, witness: s, other: o2, reason: lookFlips(s) ? 'look' : 'boundary' };
+  }
+  return { timingSensitive: false, witness: null, other: null, reason: null };
+}
+
+/** Which flag rule a row is made with: amendments 1, 4 and 5 (`registered`), or amendment 7's `speed` rule. */
+export type FlagRule = 'amendment-5' | 'speed';
+
+/** The moments a row keeps under amendment 7 (schemas/trace.schema.json `moments`: ms after the agent began). */
+export interface RowMoments {
+  returned: number; saves: number[]; first_target_save?: number | null; commits: { at: number; save: number; matches: boolean }[]; initial_matches: boolean;
+  reveal_after_ms: number; success_shown: number | null; success_seen: number | null; confirmed: number | null; revealed: number | null;
+  look: { started: number | null; done: number; saw: boolean } | null; timed_waits: number[][];
+}
+
+/** A row's timeline again, from its moments: either rule can be recomputed from the row alone. */
+export function timelineOfRow(row: { arm: string; horizon_ms: number; moments: RowMoments }): Timeline {
+  const m = row.moments;
+  return {
+    scoring: row.arm === 'horizon' ? { kind: 'after-action', horizonMs: row.horizon_ms } : { kind: 'after-policy', boundaryMs: row.horizon_ms },
+    t0: 0,
+    tEnd: m.returned,
+    saves: m.saves,
+    firstTargetSaveAt: m.first_target_save ?? null,
+    targetCommits: m.commits.map((c) => c.at),
+    successShownAt: m.success_shown,
+    revealedAt: m.revealed,
+    firstLookDone: m.look?.done ?? null,
+    commits: m.commits.map((c) => ({ at: c.at, saveAt: c.save, matches: c.matches })),
+    initialMatches: m.initial_matches,
+    revealAfterMs: m.reveal_after_ms,
+    firstLookStartedAt: m.look?.started ?? null,
+    firstLookSaw: m.look?.saw ?? null,
+    timedWaits: m.timed_waits.map(([a, b]) => [a!, b!] as const),
+    successSeenAt: m.success_seen,
+    confirmedAt: m.confirmed,
   };
 }

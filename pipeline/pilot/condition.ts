@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { runLayersTrace, type LayersOutcome } from '../layers/condition.ts';
-import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
+import { flagRuleInForce, MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { planAgent, type PlanRunResult } from './interpreter.ts';
 import type { Plan } from './plan.ts';
 
@@ -20,7 +20,7 @@ export type PilotOutcome = LayersOutcome & Required<Pick<LayersOutcome, 'claim' 
 export async function runPilotTrace(options: { browser: Browser; server: FixtureServer; task: LayersTask; plan: Plan }): Promise<PilotOutcome> {
   // the interpreter is an agent of the contract: it sees the page and the instruction only, and
   // counts what it did itself
-  const { result, ...outcome } = await runLayersTrace({ ...options, agent: planAgent(options.plan), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
+  const { result, ...outcome } = await runLayersTrace({ ...options, agent: planAgent(options.plan), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS }, flagRule: flagRuleInForce() });
   const ran = result as Partial<PlanRunResult>;
   return { ...outcome, claim: result.claim, steps: ran.steps ?? 0, executed: ran.executed ?? [] };
 }

@@ -1,34 +1,84 @@
 // The policies act through an Actor, which counts what they do: each select, fill and click is an
 // action; each repeated activation of the commit control, or repair after a failed check, a retry.
+// It also records the moments amendment 7's speed rule reads (pipeline/layers/scoring.ts): the
+// first look, the policy's own timed waits that ran out, when it saw the target's success and when
+// it read the requested state back from the server; and an action of its own that timed out.
 import type { Locator, Page } from 'playwright-core';
 import { performance } from 'node:perf_hooks';
+import type { PolicyMoments } from '../../agents/contract.ts';
+
+/** The harness's own bound on one action (a click, select or fill). */
+export const ACTION_TIMEOUT_MS = 2000;
 
 export class Actor {
   actions = 0;
   retries = 0;
   /** when (process clock) the policy's first look at whether a control was there returned, if it looked */
   firstLookDone: number | null = null;
+  readonly moments: PolicyMoments = { firstLookStartedAt: null, firstLookSaw: null, timedWaits: [], successSeenAt: null, confirmedAt: null, actionTimeout: null };
   constructor(readonly page: Page) {}
 
   /** Looks, without waiting, whether a control is visible now (not an action). */
   async look(target: Locator): Promise<boolean> {
+    const started = performance.now();
     const visible = await target.isVisible();
-    this.firstLookDone ??= performance.now();
+    if (this.firstLookDone === null) {
+      this.firstLookDone = performance.now();
+      this.moments.firstLookStartedAt = started;
+      this.moments.firstLookSaw = visible;
+    }
     return visible;
   }
 
-  async click(target: Locator): Promise<void> {
-    this.actions++;
-    await target.click({ timeout: 2000 });
+  /** Waits up to ms for a locator to be visible; false on timeout (the wait then counts as the policy's own timer). */
+  async visibleWithin(target: Locator, ms: number): Promise<boolean> {
+    const started = performance.now();
+    try {
+      await target.first().waitFor({ state: 'visible', timeout: ms });
+      return true;
+    } catch {
+      this.moments.timedWaits.push([started, started + ms]);
+      return false;
+    }
   }
 
-  async select(target: Locator, value: string): Promise<void> {
-    this.actions++;
-    await target.selectOption(value, { timeout: 2000 });
+  /** A passive wait of the policy's own. */
+  async sleep(ms: number): Promise<void> {
+    const started = performance.now();
+    await this.page.waitForTimeout(ms);
+    this.moments.timedWaits.push([started, started + ms]);
   }
 
-  async fill(target: Locator, value: string): Promise<void> {
+  /** The policy saw the target's success indication. */
+  sawSuccess(): void {
+    this.moments.successSeenAt = performance.now();
+  }
+
+  /** The policy read the requested state back from the server. */
+  confirmed(): void {
+    this.moments.confirmedAt = performance.now();
+  }
+
+  private async act(action: 'click' | 'select' | 'fill', run: () => Promise<unknown>): Promise<void> {
     this.actions++;
-    await target.fill(value, { timeout: 2000 });
+    const started = performance.now();
+    try {
+      await run();
+    } catch (e) {
+      if ((e as Error).name === 'TimeoutError') this.moments.actionTimeout = { action, startedAt: started, timeoutMs: ACTION_TIMEOUT_MS, message: (e as Error).message.split('\n')[0] ?? '' };
+      throw e;
+    }
+  }
+
+  click(target: Locator): Promise<void> {
+    return this.act('click', () => target.click({ timeout: ACTION_TIMEOUT_MS }));
+  }
+
+  select(target: Locator, value: string): Promise<void> {
+    return this.act('select', () => target.selectOption(value, { timeout: ACTION_TIMEOUT_MS }));
+  }
+
+  fill(target: Locator, value: string): Promise<void> {
+    return this.act('fill', () => target.fill(value, { timeout: ACTION_TIMEOUT_MS }));
   }
 }

@@ -18,7 +18,7 @@ export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
     async run(session) {
       const page = requirePage(session, policy.name);
       const actor = new Actor(page);
-      const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone });
+      const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone, moments: actor.moments });
       try {
         await policy.run({ page, task: view, ui: uis[view.template], actor });
         return { claim: null, error: null, ...counted() };

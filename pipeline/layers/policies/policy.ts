@@ -22,13 +22,3 @@ export interface LayersPolicy {
   name: string;
   run(ctx: PolicyContext): Promise<void>;
 }
-
-/** Waits up to ms for a locator to be visible; false on timeout. */
-export async function visibleWithin(locator: import('playwright-core').Locator, ms: number): Promise<boolean> {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout: ms });
-    return true;
-  } catch {
-    return false;
-  }
-}

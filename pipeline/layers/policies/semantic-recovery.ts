@@ -3,7 +3,6 @@
 // visibly changed the target's status ("Saving…") was received: it waits for that to resolve
 // rather than activating again (prereg/layers-amendment-3.md).
 import type { LayersPolicy, PolicyContext } from './policy.ts';
-import { visibleWithin } from './policy.ts';
 import type { Locator } from 'playwright-core';
 
 export const limits = { targetWaitMs: 3000, successWaitMs: 400, pendingWaitMs: 5000, maxAttempts: 5 };
@@ -11,7 +10,7 @@ export const limits = { targetWaitMs: 3000, successWaitMs: 400, pendingWaitMs: 5
 /** Binds the target, requests the value, and commits until success shows. Returns true on success. */
 export async function bindAndCommit({ page, task, ui, actor }: PolicyContext, attempts = limits.maxAttempts): Promise<boolean> {
   const scope = ui.targetScope(page, task.target);
-  if (!(await visibleWithin(scope, limits.targetWaitMs))) return false;
+  if (!(await actor.visibleWithin(scope, limits.targetWaitMs))) return false;
   await ui.prepare(actor, scope, task.target);
   const status = ui.targetStatus(page, scope);
   for (let attempt = 0; attempt < attempts; attempt++) {
@@ -19,9 +18,12 @@ export async function bindAndCommit({ page, task, ui, actor }: PolicyContext, at
     const before = await textOf(status);
     await ui.commit(actor, scope);
     const success = ui.targetSuccess(page, scope, task.target);
-    if (await visibleWithin(success, limits.successWaitMs)) return true;
     // the status moved (e.g. "Saving…"): the activation arrived; give it time instead of repeating it
-    if ((await textOf(status)) !== before && (await visibleWithin(success, limits.pendingWaitMs))) return true;
+    const seen = (await actor.visibleWithin(success, limits.successWaitMs)) || ((await textOf(status)) !== before && (await actor.visibleWithin(success, limits.pendingWaitMs)));
+    if (seen) {
+      actor.sawSuccess();
+      return true;
+    }
   }
   return false;
 }

@@ -11,8 +11,11 @@ export const verificationAware: LayersPolicy = {
   async run(ctx) {
     await bindAndCommit(ctx);
     for (let check = 0; check < verificationLimits.checks; check++) {
-      if (await ctx.ui.summaryHolds(ctx.page, ctx.task.target)) return;
-      if (check % 2 === 0) await ctx.page.waitForTimeout(verificationLimits.settleMs);
+      if (await ctx.ui.summaryHolds(ctx.page, ctx.task.target)) {
+        ctx.actor.confirmed();
+        return;
+      }
+      if (check % 2 === 0) await ctx.actor.sleep(verificationLimits.settleMs);
       else {
         ctx.actor.retries++;
         await bindAndCommit(ctx);
