@@ -17,7 +17,7 @@ import type { LayersTask } from '../../core/layers.ts';
 import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
 import { boundaryOf, judge, type Observed, type Scoring } from './scoring.ts';
 import type { LayersRow } from '../../core/contracts.ts';
-import type { RowBody } from '../kernel/run.ts';
+import type { RowBody, UnitPhases } from '../kernel/run.ts';
 
 export type { Scoring } from './scoring.ts';
 
@@ -57,6 +57,8 @@ export async function runLayersTrace(options: {
   context?: BrowserContext;
   /** how outside agents reach that browser */
   endpoints?: AgentSession['endpoints'];
+  /** where the bench reads how long the trace's own protocol took (agent begins → boundary + grace) */
+  phases?: UnitPhases;
 }): Promise<LayersOutcome & { result: AgentResult }> {
   const { browser, server, task, agent, scoring } = options;
   const app = layersApps[task.template](task);
@@ -112,6 +114,7 @@ export async function runLayersTrace(options: {
     const boundary = boundaryOf(observed());
     // wait past the boundary so that a success stamped before it has time to arrive
     await sleep(boundary.at + REPORT_GRACE_MS - now());
+    if (options.phases) options.phases.imposedMs = now() - t0;
     const judged = judge(observed(), boundary);
     const persistedValue = app.store.stateAt(boundary.at)[task.target.key];
     const vts = isDeepStrictEqual(persistedValue, task.target.value);
