@@ -143,6 +143,7 @@ const keyOf = (r: TraceRow) => (r.study === 'layers' ? [r.condition_id, r.policy
 
 export async function runBench(o: BenchOptions) {
   const loadBefore = os.loadavg();
+  const code = codeState();
   const { ledgerHead } = await gate();
   const slices = buildSlices(o);
   fs.mkdirSync(o.scratchDir, { recursive: true });
@@ -202,7 +203,7 @@ export async function runBench(o: BenchOptions) {
     hog?.stop();
   }
   const distinctFlips = new Set(flippedRows.map((f) => `${f.slice}|${f.unit}`)).size;
-  const code = codeState();
+  const chosenOurs = Object.fromEntries(o.slices.map((id) => [id, o.ours[id]]));
   const ratioOf = (id: SliceId) => (perSlice[id] as { ratio: number } | undefined)?.ratio ?? null;
   return {
     schema: 'bench-results/1',
@@ -214,8 +215,8 @@ export async function runBench(o: BenchOptions) {
     seed: o.seed,
     blocks: o.blocks,
     harnesses: o.mode === 'compare'
-      ? { naive: o.naive, ours: o.ours }
-      : { unloaded: o.ours, loaded: { ...o.ours, cpu_hog: `${os.cpus().length} busy-looping processes` } },
+      ? { naive: o.naive, ours: chosenOurs }
+      : { unloaded: chosenOurs, loaded: { ...chosenOurs, cpu_hog: `${os.cpus().length} busy-looping processes` } },
     definitions: {
       ratio: `${names[0]} wall time / ${names[1]} wall time on the layers Chromium slice (each slice's own ratio under slices.<id>.ratio); wall times include each block's browser launch and worker set-up`,
       overhead_ms_per_trace: 'wall time per trace minus the mean time the condition itself imposes (agent begins → boundary + grace for layers; action → horizon + slack for evidence) divided by the worker count',
