@@ -92,7 +92,7 @@ await main({
       lines.push(`  ${id.padEnd(18)} ratio ${s.ratio} (blocks' median ${s.block_ratio_median}); ${a.traces_per_s} → ${b.traces_per_s} traces/s; overhead ${a.overhead_ms_per_trace} → ${b.overhead_ms_per_trace} ms/trace; peak RSS ${a.peak_rss_mb} → ${b.peak_rss_mb} MB; unflagged flips ${s.flips_unflagged}`);
     }
     lines.push(`ratio (layers Chromium): ${results.ratio}; flips: ${results.flips}`);
-    for (const f of results.flipped_rows.slice(0, 30)) lines.push(`  flip ${f.slice} ${f.unit} (${f.between}): ${f.a} → ${f.b}`);
+    for (const f of results.flipped_rows.slice(0, 30)) lines.push(`  flip ${f.slice} ${f.unit} (${f.between}): ${f.a} → ${f.b}${f.errors.some(Boolean) ? ` [errors: ${f.errors.map((e) => e ?? '-').join(' | ')}]` : ''}`);
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   },

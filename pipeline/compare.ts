@@ -12,7 +12,8 @@ import { UsageError } from '../core/errors.ts';
 import type { TraceRow } from '../core/contracts.ts';
 import { unitKey } from './layers/arms.ts';
 
-const keyOf = (r: TraceRow) => (r.study === 'layers' ? unitKey(r) : r.condition_id);
+/** A row's unit: what two runs of one arm are compared by. */
+export const keyOf = (r: TraceRow) => (r.study === 'layers' ? unitKey(r) : r.condition_id);
 const outcomeOf = (r: TraceRow) =>
   r.study === 'layers'
     ? JSON.stringify({ as: r.apparent_success, vts: r.vts, fc: r.false_completion, claim: r.claim?.done ?? null })

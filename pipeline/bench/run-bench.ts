@@ -27,7 +27,7 @@ import type { RunPlan } from '../kernel/run.ts';
 import { layersPlan, unitsFor, type LayersUnit } from '../layers/arms.ts';
 import { matrixPlan, readTasks } from '../evidence/matrix.ts';
 import { evidenceTasksPath } from '../evidence/tasks-file.ts';
-import { compareRuns, timingSensitive } from '../compare.ts';
+import { compareRuns, keyOf, timingSensitive } from '../compare.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { blocksOf, stratifiedSample } from './slices.ts';
 import { runBlock, type BlockOutcome, type Harness } from './harness.ts';
@@ -120,13 +120,14 @@ function summarize(v: VariantTotals) {
   };
 }
 
-export interface FlippedRow { slice: SliceId; unit: string; between: string; a: string; b: string }
+/** A flip, with each side's error (a policy's `locator.click: Timeout …` is the machine stalling, issue 16 item 3). */
+export interface FlippedRow { slice: SliceId; unit: string; between: string; a: string; b: string; errors: [string | null, string | null] }
 
 function flipsOf(slice: SliceId, names: [string, string], a: TraceRow[], b: TraceRow[], registered: TraceRow[] | null) {
   const pairs: [string, TraceRow[], TraceRow[]][] = [[`${names[0]}-vs-${names[1]}`, a, b]];
   if (registered) {
-    const keys = new Set(a.map((r) => JSON.stringify(keyOf(r))));
-    const reg = registered.filter((r) => keys.has(JSON.stringify(keyOf(r))));
+    const keys = new Set(a.map(keyOf));
+    const reg = registered.filter((r) => keys.has(keyOf(r)));
     pairs.push([`${names[0]}-vs-registered`, a, reg], [`${names[1]}-vs-registered`, b, reg]);
   }
   const counts: Record<string, { same: number; flips: number; flagged_flips: number; missing: number }> = {};
@@ -134,12 +135,13 @@ function flipsOf(slice: SliceId, names: [string, string], a: TraceRow[], b: Trac
   for (const [between, x, y] of pairs) {
     const c = compareRuns(x, y);
     counts[between] = { same: c.same, flips: c.flips.length, flagged_flips: c.flaggedFlips, missing: c.onlyA.length + c.onlyB.length };
-    rows.push(...c.flips.map((f) => ({ slice, unit: f.key, between, a: f.a, b: f.b })));
+    const errorOf = (rows: TraceRow[], key: string) => rows.find((r) => keyOf(r) === key)?.error ?? null;
+    rows.push(...c.flips.map((f) => ({ slice, unit: f.key, between, a: f.a, b: f.b, errors: [errorOf(x, f.key), errorOf(y, f.key)] as [string | null, string | null] })));
   }
   const flagged = a.concat(b).filter(timingSensitive).length;
   return { counts, rows, flaggedRows: flagged };
 }
-const keyOf = (r: TraceRow) => (r.study === 'layers' ? [r.condition_id, r.policy, r.horizon_ms] : [r.condition_id]);
+
 
 export async function runBench(o: BenchOptions) {
   const loadBefore = os.loadavg();
