@@ -154,6 +154,11 @@ run-controlled: setup ## evidence study, controlled arm: 320 conditions in Chrom
 run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox over WebDriver BiDi (ARGS="--smoke")
 	@$(RSTACKBENCH) run-arm-a --workers $(WORKERS) $(ARGS)
 
+# ── speed: the naive harness against ours (README: Speed) ─────────────────────────────────────
+.PHONY: bench
+bench: setup ## the naive harness against ours on the same slices → bench/results.json (ARGS=--load: the load trial → bench/load-results.json)
+	@$(RSTACKBENCH) bench $(ARGS)
+
 # ── scale: shards on several machines, remote browsers (README: Scale; deploy/) ─────────────────
 .PHONY: merge browser-server
 # each arm's own browser unless BROWSER is given on the command line or in the environment

@@ -18,7 +18,11 @@ const outcomeOf = (r: TraceRow) =>
   r.study === 'layers'
     ? JSON.stringify({ as: r.apparent_success, vts: r.vts, fc: r.false_completion, claim: r.claim?.done ?? null })
     : JSON.stringify(Object.fromEntries(Object.entries(r.verdicts).sort().map(([p, v]) => [p, v?.accept])));
-const flagged = (r: TraceRow | undefined) => r?.study === 'layers' && r.timing_sensitive === true;
+/**
+ * Whether a row is flagged timing-sensitive: the one place every comparison (this command, the bench)
+ * asks it, so that the flag rule (pipeline/layers/scoring.ts, recorded in the row) can change here alone.
+ */
+export const timingSensitive = (r: TraceRow | undefined) => r?.study === 'layers' && r.timing_sensitive === true;
 
 /** A unit whose outcome differs: the outcome in each run (JSON of what the analysis counts). */
 export interface Flip { key: string; a: string; b: string }
@@ -43,7 +47,7 @@ export function compareRuns(a: TraceRow[], b: TraceRow[]): Comparison {
     const rb = mapB.get(key);
     if (!rb) out.onlyA.push(key);
     else if (outcomeOf(ra) === outcomeOf(rb)) out.same++;
-    else (flagged(ra) || flagged(rb) ? out.flagged : out.flips).push({ key, a: outcomeOf(ra), b: outcomeOf(rb) });
+    else (timingSensitive(ra) || timingSensitive(rb) ? out.flagged : out.flips).push({ key, a: outcomeOf(ra), b: outcomeOf(rb) });
   }
   for (const key of mapB.keys()) if (!mapA.has(key)) out.onlyB.push(key);
   out.flaggedFlips = out.flagged.length;

@@ -13,7 +13,7 @@ import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
 import type { FixtureServer } from '../../fixtures/server.ts';
 import { verdictsOf } from '../../core/evidence/policies.ts';
 import type { EvidenceRow } from '../../analysis/rows.ts';
-import type { RowBody } from '../kernel/run.ts';
+import type { RowBody, UnitPhases } from '../kernel/run.ts';
 import type { EvidenceEvent } from '../../core/evidence/events.ts';
 import { processNow } from '../browser/clock.ts';
 
@@ -37,7 +37,7 @@ export function serverEvents(log: readonly ServerEvent[]): EvidenceEvent[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Records one condition's timeline (without scoring it): the browser layer's whole job. */
-export async function recordCondition(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask): Promise<EvidenceEvent[]> {
+export async function recordCondition(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask, phases?: UnitPhases): Promise<EvidenceEvent[]> {
   const app = evidenceApp(task);
   server.load(app);
   const context = await launched.browser.newContext();
@@ -47,8 +47,11 @@ export async function recordCondition(launched: LaunchedBrowser, server: Fixture
     const recorder = await startRecorder(page, launched.name);
     await page.goto(`${server.origin}/`);
     await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 10_000 });
+    const beforeAction = processNow();
     const { origin } = await recorder.dispatch(() => page.click('#act'));
     await sleep(Math.max(0, origin + task.horizon_ms + slackMs - processNow()));
+    // the bench's "imposed" time: the action and the observation window (horizon + slack)
+    if (phases) phases.imposedMs = processNow() - beforeAction;
     // the action's identity and target contract are declared on its dispatch (the policies read them there)
     const dispatchDetail = { condition_id: task.condition_id, target: task.target };
     return await recorder.timeline({ horizonMs: task.horizon_ms, extra: serverEvents(app.events), dispatchDetail });
@@ -73,10 +76,10 @@ export async function warmUp(launched: LaunchedBrowser, server: FixtureServer, t
 }
 
 /** One condition as the body of its trace row (the run skeleton adds the header). */
-export async function runCondition(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask): Promise<RowBody<EvidenceRow>> {
+export async function runCondition(launched: LaunchedBrowser, server: FixtureServer, task: EvidenceTask, phases?: UnitPhases): Promise<RowBody<EvidenceRow>> {
   const startedAt = new Date();
   const started = processNow();
-  const events = await recordCondition(launched, server, task);
+  const events = await recordCondition(launched, server, task, phases);
   return {
     condition_id: task.condition_id,
     policy: policySet,

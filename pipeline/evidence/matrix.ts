@@ -55,7 +55,7 @@ export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, task
       },
       teardown: (server) => server.close(),
     },
-    runUnit: (task, ctx) => runCondition(ctx.browser, ctx.worker, task),
+    runUnit: (task, ctx) => runCondition(ctx.browser, ctx.worker, task, ctx.phases),
   };
 }
 

@@ -42,6 +42,8 @@ export interface UnitContext<W> {
   runId: string;
   ledgerHead: string;
   smoke: boolean;
+  /** filled by the condition, read by the bench (pipeline/bench/) */
+  phases?: UnitPhases;
 }
 
 export interface RunPlan<U, R extends TraceRow, W = void> {
@@ -158,40 +160,15 @@ export async function runArm<U, R extends TraceRow, W = void>(
     };
     const startedMs = performance.now();
     let done = 0;
-    const batchSize = p.browserBatch ?? Infinity;
-    for (let from = 0; from < todo.length; from += batchSize) {
-      const batch = todo.slice(from, from + batchSize);
-      const launched = await launchBrowser(p.browser);
-      try {
-        await runPool<U, W>({
-          items: batch,
-          workers: flags.workers,
-          setup: (index) => (p.worker ? p.worker.setup(launched, index) : Promise.resolve(undefined as W)),
-          teardown: (w) => (p.worker ? p.worker.teardown(w) : Promise.resolve()),
-          work: async (unit, worker) => {
-            const ctx: UnitContext<W> = { browser: launched, worker, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke };
-            let body: RowBody<R> | undefined;
-            for (let attempt = 1; body === undefined; attempt++) {
-              try {
-                body = await p.runUnit(unit, ctx);
-              } catch (error) {
-                keepFailure(unit, attempt, error);
-                if (attempt > (p.retries ?? 0)) throw error;
-              }
-            }
-            const header: RowHeader = {
-              schema: 'trace/1', study: p.study, arm: p.arm, run_id: chosen.runId,
-              browser: { name: launched.name, version: launched.version }, ledger_head: gated.ledgerHead,
-            };
-            writer.append({ ...header, ...body, ...(flags.smoke ? { smoke: true } : {}) } as R);
-            done++;
-            log({ kind: 'progress', label, done, total: todo.length, startedMs, nowMs: performance.now(), failed: failedAttempts });
-          },
-        });
-      } finally {
-        await launched.browser.close().catch(() => undefined);
-      }
-    }
+    await executeUnits(p, todo, {
+      workers: flags.workers, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke,
+      onFailure: keepFailure,
+      onRow: (row) => {
+        writer.append(row);
+        done++;
+        log({ kind: 'progress', label, done, total: todo.length, startedMs, nowMs: performance.now(), failed: failedAttempts });
+      },
+    });
     exit = 0;
   } catch (error) {
     exit = error instanceof RStackError ? error.exitCode : 1;
@@ -204,4 +181,69 @@ export async function runArm<U, R extends TraceRow, W = void>(
   // 8
   const rows = fs.existsSync(writer.file) ? readJsonl<R>(writer.file, { schema: 'trace' }) : [];
   return { runId: chosen.runId, file: writer.file, rows, written: writer.written, resumed: chosen.resumed, failedAttempts, gated };
+}
+
+/** Timing a unit's condition reports to whoever runs it (the bench): what the condition itself imposes. */
+export interface UnitPhases {
+  /** ms the condition's own protocol takes: the agent's work and the waits to the boundary or horizon */
+  imposedMs: number | null;
+}
+
+export interface ExecuteOptions<U, R> {
+  workers: number;
+  runId: string;
+  ledgerHead: string;
+  smoke: boolean;
+  onRow(row: R, unit: U, timing: { phases: UnitPhases; startedMs: number; endedMs: number }): void;
+  onFailure(unit: U, attempt: number, error: unknown): void;
+  /** how a browser is obtained (default: launchBrowser of the plan's browser); the bench passes its own */
+  launch?: () => Promise<LaunchedBrowser>;
+}
+
+/**
+ * Step 6 of the skeleton, on its own: runs units through the browser pool — a browser replaced every
+ * `browserBatch` units, `workers` units at once, each worker with its own resources, a unit retried
+ * after an infrastructure failure — and hands each finished row (header added) to onRow. Writes
+ * nothing itself: runArm writes the run file, the bench a scratch file.
+ */
+export async function executeUnits<U, R extends TraceRow, W>(
+  p: Pick<RunPlan<U, R, W>, 'study' | 'arm' | 'browser' | 'browserBatch' | 'worker' | 'runUnit' | 'retries'>,
+  units: readonly U[],
+  options: ExecuteOptions<U, R>,
+): Promise<void> {
+  const batchSize = p.browserBatch ?? Infinity;
+  for (let from = 0; from < units.length; from += batchSize) {
+    const batch = units.slice(from, from + batchSize);
+    const launched = await (options.launch ?? (() => launchBrowser(p.browser)))();
+    try {
+      await runPool<U, W>({
+        items: batch,
+        workers: options.workers,
+        setup: (index) => (p.worker ? p.worker.setup(launched, index) : Promise.resolve(undefined as W)),
+        teardown: (w) => (p.worker ? p.worker.teardown(w) : Promise.resolve()),
+        work: async (unit, worker) => {
+          const phases: UnitPhases = { imposedMs: null };
+          const ctx: UnitContext<W> = { browser: launched, worker, runId: options.runId, ledgerHead: options.ledgerHead, smoke: options.smoke, phases };
+          const startedMs = performance.now();
+          let body: RowBody<R> | undefined;
+          for (let attempt = 1; body === undefined; attempt++) {
+            try {
+              body = await p.runUnit(unit, ctx);
+            } catch (error) {
+              options.onFailure(unit, attempt, error);
+              if (attempt > (p.retries ?? 0)) throw error;
+            }
+          }
+          const endedMs = performance.now();
+          const header: RowHeader = {
+            schema: 'trace/1', study: p.study, arm: p.arm, run_id: options.runId,
+            browser: { name: launched.name, version: launched.version }, ledger_head: options.ledgerHead,
+          };
+          options.onRow({ ...header, ...body, ...(options.smoke ? { smoke: true } : {}) } as R, unit, { phases, startedMs, endedMs });
+        },
+      });
+    } finally {
+      await launched.browser.close().catch(() => undefined);
+    }
+  }
 }

@@ -52,7 +52,7 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
     worker: { setup: () => startFixtureServer(), teardown: (server) => server.close() },
     runUnit: async (u, ctx) => {
       const agent = policyAgent(layersPolicies[u.policy]!, u.task);
-      const { result: _result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule });
+      const { result: _result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule, phases: ctx.phases });
       return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
     },
   };

@@ -21,7 +21,7 @@ import { boundaryOf, judge, speedSensitivity, type FlagRule, type Observed, type
 import { pageWatch } from './watch.ts';
 import { infrastructureError } from './infrastructure.ts';
 import type { LayersRow } from '../../core/contracts.ts';
-import type { RowBody } from '../kernel/run.ts';
+import type { RowBody, UnitPhases } from '../kernel/run.ts';
 import { RStackError, firstLine } from '../../core/errors.ts';
 
 export type { Scoring } from './scoring.ts';
@@ -87,6 +87,8 @@ export async function runLayersTrace(options: {
   endpoints?: AgentSession['endpoints'];
   /** which timing-sensitivity rule the protocol in force registers (protocol.ts: flagRuleInForce); amendment 5's by default */
   flagRule?: FlagRule;
+  /** where the bench reads how long the trace's own protocol took (agent begins → boundary + grace) */
+  phases?: UnitPhases;
 }): Promise<LayersOutcome & { result: AgentResult }> {
   const { browser, server, task, agent, scoring } = options;
   const app = layersApps[task.template](task);
@@ -138,6 +140,7 @@ export async function runLayersTrace(options: {
     const boundary = boundaryOf(observed());
     // wait past the boundary so that a success stamped before it has time to arrive
     await sleep(boundary.at + (stage.reportGraceMs ?? REPORT_GRACE_MS) - now());
+    if (options.phases) options.phases.imposedMs = now() - t0;
     const judged = judge(observed(), boundary);
     const timeline = speedRule ? timelineOf(observed(), app, task, result) : null;
     const speed = timeline ? speedSensitivity(timeline) : null;

@@ -1,0 +1,235 @@
+// The bench's flow (make bench):
+//
+//   slices      a seeded, stratified sample of each arm (slices.ts): layers main in Chromium and in
+//               Firefox (every template × layer × severity × policy), evidence controlled (Chromium;
+//               every scenario × delay)
+//   blocks      each slice cut into interleaving blocks; in each block both variants run the same
+//               units, in alternating order (A B, B A, A B …), so the machine's noise hits both alike
+//   variants    compare mode: A = naive, B = ours (harness.ts); load mode: A = ours, B = ours under a
+//               CPU hog that takes every core (cpu-hog.ts), started before and stopped after each B block
+//   outcomes    rows to a scratch folder (never data/, the ledger, data/runs.jsonl or manifests/);
+//               flips (compare.ts, flagged rows apart) between A and B and of each against the
+//               registered rows of data/raw
+//   results     wall times, ratios, traces/s, harness overhead per trace, peak RSS → results JSON
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TraceRow } from '../../core/contracts.ts';
+import { readJsonl } from '../../core/jsonl.ts';
+import { log } from '../../core/log.ts';
+import { rel } from '../../core/paths.ts';
+import type { LayersTask } from '../../core/layers.ts';
+import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
+import { gate } from '../kernel/gate.ts';
+import { existingRun } from '../kernel/run-files.ts';
+import { codeState } from '../kernel/run-log.ts';
+import type { RunPlan } from '../kernel/run.ts';
+import { layersPlan, unitsFor, type LayersUnit } from '../layers/arms.ts';
+import { matrixPlan, readTasks } from '../evidence/matrix.ts';
+import { evidenceTasksPath } from '../evidence/tasks-file.ts';
+import { compareRuns, unitOf, timingSensitive } from '../compare.ts';
+import type { BrowserName } from '../browser/launch.ts';
+import { blocksOf, stratifiedSample } from './slices.ts';
+import { runBlock, type BlockOutcome, type Harness } from './harness.ts';
+import { startCpuHog, type CpuHog } from './cpu-hog.ts';
+
+export const sliceIds = ['layers-chromium', 'layers-firefox', 'evidence-chromium'] as const;
+export type SliceId = (typeof sliceIds)[number];
+
+export interface BenchOptions {
+  mode: 'compare' | 'load';
+  slices: SliceId[];
+  /** layers units per browser (288: a third of the main arm's 864) */
+  layersSize: number;
+  evidenceSize: number;
+  blocks: number;
+  seed: string;
+  naive: Harness;
+  /** ours, per slice: each slice takes its own worker count */
+  ours: Record<SliceId, Harness>;
+  /** load mode: the hog's bound in seconds (it is stopped after each loaded block anyway) */
+  hogSeconds: number;
+  scratchDir: string;
+}
+
+interface Slice {
+  id: SliceId;
+  browser: BrowserName;
+  kind: 'layers' | 'evidence';
+  units: unknown[];
+  plan: (units: unknown[]) => RunPlan<unknown, TraceRow, unknown>;
+  registeredFile: string | undefined;
+}
+
+const layersStratum = (u: LayersUnit) => `${u.task.template}|${u.task.layer}|${u.task.severity}|${u.policy}`;
+const evidenceStratum = (t: EvidenceTask) => `${t.scenario}|${t.delay_ms}`;
+
+function buildSlices(o: BenchOptions): Slice[] {
+  return o.slices.map((id): Slice => {
+    if (id === 'evidence-chromium') {
+      const tasks = stratifiedSample(readTasks(evidenceTasksPath()), evidenceStratum, o.evidenceSize, o.seed);
+      return {
+        id, browser: 'chromium', kind: 'evidence', units: tasks,
+        plan: (units) => matrixPlan('controlled', 'chromium', units as EvidenceTask[]) as RunPlan<unknown, TraceRow, unknown>,
+        registeredFile: existingRun({ study: 'evidence', arm: 'controlled', prefix: 'evidence-controlled-chromium', stamped: true }, false),
+      };
+    }
+    const browser: BrowserName = id === 'layers-firefox' ? 'firefox' : 'chromium';
+    return {
+      id, browser, kind: 'layers', units: stratifiedSample(unitsFor('main'), layersStratum, o.layersSize, o.seed),
+      plan: (units) => layersPlan('main', browser, units as LayersUnit[]) as RunPlan<unknown, TraceRow, unknown>,
+      registeredFile: existingRun({ study: 'layers', arm: 'main', prefix: `layers-main-${browser}`, stamped: true }, false),
+    };
+  });
+}
+
+interface VariantTotals { harness: Harness; loaded: boolean; blocks: BlockOutcome<TraceRow>[] }
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const median = (xs: number[]) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const r1 = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10) / 10);
+const r3 = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1000) / 1000);
+
+function summarize(v: VariantTotals) {
+  const rows = v.blocks.flatMap((b) => b.rows);
+  const wallMs = sum(v.blocks.map((b) => b.wallMs));
+  const imposed = v.blocks.flatMap((b) => b.imposedMs);
+  const perUnitOverhead = v.blocks.flatMap((b) => b.unitMs.map((u, i) => u - (b.imposedMs[i] ?? NaN))).filter(Number.isFinite);
+  const n = rows.length;
+  const imposedMean = imposed.length ? sum(imposed) / imposed.length : null;
+  return {
+    harness: v.harness.name,
+    workers: v.harness.workers,
+    loaded: v.loaded,
+    traces: n,
+    wall_s: r3(wallMs / 1000),
+    block_wall_s: v.blocks.map((b) => r3(b.wallMs / 1000)),
+    traces_per_s: r3(n / (wallMs / 1000)),
+    wall_ms_per_trace: r1(wallMs / n),
+    imposed_ms_mean: r1(imposedMean),
+    overhead_ms_per_trace: imposedMean === null ? null : r1(wallMs / n - imposedMean / v.harness.workers),
+    unit_overhead_ms_median: r1(median(perUnitOverhead)),
+    peak_rss_mb: Math.round(Math.max(...v.blocks.map((b) => b.peakRssBytes)) / 2 ** 20),
+    failed_attempts: sum(v.blocks.map((b) => b.failedAttempts)),
+    browser: rows[0]?.browser ?? null,
+  };
+}
+
+/** A flip, with each side's error (a policy's `locator.click: Timeout …` is the machine stalling, issue 16 item 3). */
+export interface FlippedRow { slice: SliceId; unit: string; between: string; a: string; b: string; errors: [string | null, string | null] }
+
+function flipsOf(slice: SliceId, names: [string, string], a: TraceRow[], b: TraceRow[], registered: TraceRow[] | null) {
+  const pairs: [string, TraceRow[], TraceRow[]][] = [[`${names[0]}-vs-${names[1]}`, a, b]];
+  if (registered) {
+    const keys = new Set(a.map(unitOf));
+    const reg = registered.filter((r) => keys.has(unitOf(r)));
+    pairs.push([`${names[0]}-vs-registered`, a, reg], [`${names[1]}-vs-registered`, b, reg]);
+  }
+  const counts: Record<string, { same: number; flips: number; flagged_flips: number; missing: number }> = {};
+  const rows: FlippedRow[] = [];
+  for (const [between, x, y] of pairs) {
+    const c = compareRuns(x, y);
+    counts[between] = { same: c.same, flips: c.flips.length, flagged_flips: c.flaggedFlips, missing: c.onlyA.length + c.onlyB.length };
+    const errorOf = (rows: TraceRow[], key: string) => rows.find((r) => unitOf(r) === key)?.error ?? null;
+    rows.push(...c.flips.map((f) => ({ slice, unit: f.key, between, a: f.a, b: f.b, errors: [errorOf(x, f.key), errorOf(y, f.key)] as [string | null, string | null] })));
+  }
+  const flagged = a.concat(b).filter(timingSensitive).length;
+  return { counts, rows, flaggedRows: flagged };
+}
+
+
+export async function runBench(o: BenchOptions) {
+  const loadBefore = os.loadavg();
+  const code = codeState();
+  const { ledgerHead } = await gate();
+  const slices = buildSlices(o);
+  fs.mkdirSync(o.scratchDir, { recursive: true });
+  const names: [string, string] = o.mode === 'compare' ? ['naive', 'ours'] : ['unloaded', 'loaded'];
+  const stamp = path.basename(o.scratchDir);
+  const perSlice: Record<string, unknown> = {};
+  const flippedRows: FlippedRow[] = [];
+  let hog: CpuHog | null = null;
+  const hogPids = () => hog?.pids ?? new Set<number>();
+  try {
+    for (const slice of slices) {
+      const ours = o.ours[slice.id];
+      const variants: VariantTotals[] = o.mode === 'compare'
+        ? [{ harness: o.naive, loaded: false, blocks: [] }, { harness: ours, loaded: false, blocks: [] }]
+        : [{ harness: ours, loaded: false, blocks: [] }, { harness: ours, loaded: true, blocks: [] }];
+      const blocks = blocksOf(slice.units, o.blocks);
+      log({ kind: 'info', message: `bench ${slice.id}: ${slice.units.length} units in ${blocks.length} blocks; ${names[0]} (${variants[0]!.harness.workers} worker(s)) and ${names[1]} (${variants[1]!.harness.workers}) alternate` });
+      for (const [b, units] of blocks.entries()) {
+        const order = b % 2 === 0 ? [0, 1] : [1, 0];
+        for (const which of order) {
+          const v = variants[which]!;
+          const name = names[which]!;
+          if (v.loaded) hog = startCpuHog({ maxSeconds: o.hogSeconds });
+          try {
+            v.blocks.push(await runBlock({
+              plan: slice.plan(units), units, harness: v.harness, ledgerHead,
+              runId: `bench-${slice.id}-${name}-${stamp}`,
+              scratchFile: path.join(o.scratchDir, `${slice.id}-${name}.jsonl`),
+              label: `${slice.id} ${name} block ${b + 1}/${blocks.length}`,
+              excludeFromRss: hogPids,
+            }));
+          } finally {
+            hog?.stop();
+            hog = null;
+          }
+        }
+      }
+      const [a, bVar] = variants.map(summarize);
+      const registered = slice.registeredFile ? readJsonl<TraceRow>(slice.registeredFile, { schema: 'trace' }) : null;
+      const flips = flipsOf(slice.id, names, variants[0]!.blocks.flatMap((x) => x.rows), variants[1]!.blocks.flatMap((x) => x.rows), registered);
+      flippedRows.push(...flips.rows);
+      const blockRatios = variants[0]!.blocks.map((x, i) => x.wallMs / variants[1]!.blocks[i]!.wallMs);
+      perSlice[slice.id] = {
+        units: slice.units.length,
+        registered_file: slice.registeredFile ? rel(slice.registeredFile) : null,
+        [names[0]]: a,
+        [names[1]]: bVar,
+        ratio: r3(a!.wall_s! / bVar!.wall_s!),
+        block_ratios: blockRatios.map(r3),
+        block_ratio_median: r3(median(blockRatios)),
+        rows_flagged_timing_sensitive: flips.flaggedRows,
+        flips: flips.counts,
+        flips_unflagged: new Set(flips.rows.map((f) => f.unit)).size,
+      };
+    }
+  } finally {
+    hog?.stop();
+  }
+  const distinctFlips = new Set(flippedRows.map((f) => `${f.slice}|${f.unit}`)).size;
+  const chosenOurs = Object.fromEntries(o.slices.map((id) => [id, o.ours[id]]));
+  const ratioOf = (id: SliceId) => (perSlice[id] as { ratio: number } | undefined)?.ratio ?? null;
+  return {
+    schema: 'bench-results/1',
+    mode: o.mode,
+    generated_at: new Date().toISOString(),
+    commit: code.commit,
+    dirty: code.dirty,
+    machine: { cpus: os.cpus().length, mem_total_mb: Math.round(os.totalmem() / 2 ** 20), load_before: loadBefore.map((x) => r3(x)), load_after: os.loadavg().map((x) => r3(x)) },
+    seed: o.seed,
+    blocks: o.blocks,
+    harnesses: o.mode === 'compare'
+      ? { naive: o.naive, ours: chosenOurs }
+      : { unloaded: chosenOurs, loaded: { ...chosenOurs, cpu_hog: `${os.cpus().length} busy-looping processes` } },
+    definitions: {
+      ratio: `${names[0]} wall time / ${names[1]} wall time on the layers Chromium slice (each slice's own ratio under slices.<id>.ratio); wall times include each block's browser launch and worker set-up`,
+      overhead_ms_per_trace: 'wall time per trace minus the mean time the condition itself imposes (agent begins → boundary + grace for layers; action → horizon + slack for evidence) divided by the worker count',
+      unit_overhead_ms_median: "median over traces of the trace's own time in the executor minus what its condition imposed (context and page set-up, tear-down)",
+      flips: `distinct units whose outcome (AS/VTS/FC/claim; each evidence policy's verdict) differs between ${names[0]} and ${names[1]}, or of either from the registered rows, flagged timing-sensitive in neither row`,
+    },
+    ratio: ratioOf('layers-chromium'),
+    ratios: Object.fromEntries(o.slices.map((id) => [id, ratioOf(id)])),
+    flips: distinctFlips,
+    flipped_rows: flippedRows,
+    slices: perSlice,
+    scratch: rel(o.scratchDir),
+  };
+}

@@ -1,0 +1,74 @@
+// make bench on a tiny slice, as a user runs it: results.json has its structure, its flips are the
+// flips of the rows it wrote (recomputed here from those rows and the registered ones), and it
+// touches nothing registered. No timed assertion: speed is what make bench reports, not a test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { run } from '../../helpers/run.ts';
+import { codeRoot } from '../../../core/paths.ts';
+import { readJsonl } from '../../../core/jsonl.ts';
+import { sha256 } from '../../../core/hash.ts';
+import type { TraceRow } from '../../../core/contracts.ts';
+import { compareRuns } from '../../../pipeline/compare.ts';
+
+const registeredState = () =>
+  ['data/runs.jsonl', 'manifests/ledger.jsonl', 'manifests/data.sha256']
+    .map((f) => path.join(codeRoot, f))
+    .map((f) => `${f}:${fs.existsSync(f) ? sha256(fs.readFileSync(f)) : '-'}`)
+    .concat(['data/raw', 'data/excluded'].map((d) => `${d}:${fs.readdirSync(path.join(codeRoot, d), { recursive: true }).length}`));
+
+test('make bench on a tiny slice: results.json structure, flips from the rows it wrote, nothing registered touched', { timeout: 600_000 }, async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-bench-'));
+  const out = path.join(tmp, 'results.json');
+  const scratch = path.join(tmp, 'rows');
+  const before = registeredState();
+  const ended = await run(path.join(codeRoot, 'bin/rstackbench'), [
+    'bench', '--slices', 'layers-chromium,evidence-chromium', '--slice-size', '6', '--evidence-size', '2', '--blocks', '2',
+    '--workers', '3', '--evidence-workers', '2', '--out', out, '--scratch', scratch,
+  ]);
+  assert.equal(ended.exitCode, 0, ended.stderr);
+  assert.deepEqual(registeredState(), before, 'data/, the run log, the ledger and the manifests are untouched');
+
+  const results = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.equal(results.schema, 'bench-results/1');
+  assert.equal(results.mode, 'compare');
+  assert.equal(typeof results.ratio, 'number');
+  assert.deepEqual(Object.keys(results.ratios), ['layers-chromium', 'evidence-chromium']);
+  for (const [id, units] of [['layers-chromium', 6], ['evidence-chromium', 2]] as const) {
+    const s = results.slices[id];
+    assert.equal(s.units, units);
+    for (const h of ['naive', 'ours']) {
+      for (const field of ['wall_s', 'traces_per_s', 'overhead_ms_per_trace', 'imposed_ms_mean', 'peak_rss_mb']) assert.equal(typeof s[h][field], 'number', `${id}.${h}.${field}`);
+      assert.equal(s[h].traces, units);
+      assert.ok(s[h].peak_rss_mb > 0);
+    }
+    assert.equal(s.naive.workers, 1);
+    assert.equal(s.ratio, Math.round((s.naive.wall_s / s.ours.wall_s) * 1000) / 1000);
+
+    // the flips, recomputed from the rows the bench wrote and the registered run
+    const naive = readJsonl<TraceRow>(path.join(scratch, `${id}-naive.jsonl`), { schema: 'trace' });
+    const ours = readJsonl<TraceRow>(path.join(scratch, `${id}-ours.jsonl`), { schema: 'trace' });
+    assert.equal(naive.length, units);
+    assert.deepEqual(naive.map((r) => r.condition_id).sort(), ours.map((r) => r.condition_id).sort(), 'both harnesses ran the same units');
+    const c = compareRuns(naive, ours);
+    assert.equal(c.same + c.flips.length + c.flaggedFlips, units);
+    assert.deepEqual(s.flips['naive-vs-ours'], { same: c.same, flips: c.flips.length, flagged_flips: c.flaggedFlips, missing: 0 });
+    const registered = readJsonl<TraceRow>(path.join(codeRoot, s.registered_file), { schema: 'trace' });
+    const r = compareRuns(ours, registered);
+    assert.equal(s.flips['ours-vs-registered'].flips, r.flips.length);
+    assert.equal(s.flips['ours-vs-registered'].same + r.flips.length + r.flaggedFlips, units, 'every bench unit has its registered row');
+  }
+  assert.equal(results.flips, new Set(results.flipped_rows.map((f: { slice: string; unit: string }) => `${f.slice}|${f.unit}`)).size);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('bench: a bad flag is a usage error (exit 2) and writes nothing', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-bench-'));
+  const ended = await run(path.join(codeRoot, 'bin/rstackbench'), ['bench', '--slices', 'layers-safari', '--out', path.join(tmp, 'r.json')]);
+  assert.equal(ended.exitCode, 2);
+  assert.match(ended.stderr, /unknown slice "layers-safari"/);
+  assert.equal(fs.existsSync(path.join(tmp, 'r.json')), false);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
