@@ -1,10 +1,10 @@
 -- What data exists: per study, arm and browser, how many runs, files and rows.
--- reads: layers_rows, evidence_rows (load_layers.sql, load_evidence.sql)
+-- reads: layers_rows, evidence_rows_all (load_layers.sql, load_evidence.sql: every raw row, every Arm B sample)
 -- The paper reads this table to say plainly which sections have no registered data yet.
 WITH all_rows AS (
   SELECT 'layers' AS study, arm, browser, browser_version, run_id, file, error, smoke FROM layers_rows
   UNION ALL
-  SELECT 'evidence' AS study, arm, browser, browser_version, run_id, file, error, smoke FROM evidence_rows
+  SELECT 'evidence' AS study, arm, browser, browser_version, run_id, file, error, smoke FROM evidence_rows_all
 )
 SELECT
   study,
