@@ -144,7 +144,7 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
 
 /** The analysis's table an Arm B run (and its merge) shows on the run's rows. */
 /** per sample: the study's own evidence_production is the record's sample only (analysis/queries/load_evidence.sql) */
-export const armBSummaryTables: SummaryTable[] = [{ name: 'evidence_production_samples', hide: ['browser', 'accept_rate', 'accept_low', 'accept_high'] }];
+export const armBSummaryTables: SummaryTable[] = [{ name: 'evidence_production_samples', hide: ['browser'] }];
 
 /** What the runner prints: the analysis's production table on the run's rows, then the instrumentation checks. */
 export function formatRun(result: RunResult): string {

@@ -13,6 +13,8 @@ import type { TraceRow } from '../../core/contracts.ts';
 
 delete process.env.RSTACK_ROOT; // the repository's own registered runs
 
+const manifestFiles = () => { const d = path.join(paths.tasks(), 'arm-b'); return fs.readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => path.join(d, f)); };
+
 const arms = [['layers', 'main'], ['layers', 'horizon'], ['evidence', 'controlled'], ['evidence', 'arm-a'], ['evidence', 'arm-b']] as const;
 
 test('the merge plan of every arm has the name and the unit order of its registered single-machine runs', (t) => {
@@ -22,7 +24,10 @@ test('the merge plan of every arm has the name and the unit order of its registe
     const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !/-shard\d+of\d+/.test(f)) : [];
     for (const f of files) {
       const rows = readJsonl<TraceRow>(path.join(dir, f), { schema: 'trace' });
-      const { plan } = planFor(arm, rows[0]!.browser.name);
+      // an Arm B run is one sample's: its manifest is the one whose id starts the condition ids
+      const sample = rows[0]!.condition_id.split('/')[0];
+      const manifest = arm === 'arm-b' ? manifestFiles().find((m) => JSON.parse(fs.readFileSync(m, 'utf8')).id === sample) : undefined;
+      const { plan } = planFor(arm, rows[0]!.browser.name, { manifest });
       assert.ok(f.startsWith(runPrefixOf(plan)), `${f} is named by the plan's prefix ${runPrefixOf(plan)}`);
       assert.deepEqual(rows.map((r) => plan.rowKey(r)), plan.units.map((u) => plan.unitKey(u)), `${study}/${arm}/${f}: rows in the plan's order`);
       checked++;
