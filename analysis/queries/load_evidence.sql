@@ -7,14 +7,19 @@
 --           own sample, never pooled with it: production_rows and production_verdicts hold every
 --           sample's Arm B rows, with `sample` (the manifest id, the first part of the condition
 --           id), for the per-sample tables.
+-- an Arm B row's sample is the first part of its condition id (<sample>/<case>/<rep>); the record's
+-- sample is named once, here
+CREATE OR REPLACE MACRO sample_of(condition_id) AS split_part(condition_id, '/', 1);
+CREATE OR REPLACE MACRO in_record(arm, condition_id) AS arm <> 'arm-b' OR sample_of(condition_id) = 'wordpress-local';
+
 CREATE OR REPLACE TABLE evidence_rows_all AS
 SELECT * FROM evidence_trace WHERE study = 'evidence';
 
 CREATE OR REPLACE TABLE evidence_rows AS
-SELECT * FROM evidence_rows_all WHERE arm <> 'arm-b' OR split_part(condition_id, '/', 1) = 'wordpress-local';
+SELECT * FROM evidence_rows_all WHERE in_record(arm, condition_id);
 
 CREATE OR REPLACE TABLE production_rows AS
-SELECT split_part(condition_id, '/', 1) AS sample, * FROM evidence_rows_all WHERE arm = 'arm-b';
+SELECT sample_of(condition_id) AS sample, * FROM evidence_rows_all WHERE arm = 'arm-b';
 
 CREATE OR REPLACE TABLE evidence_verdicts_all AS
 SELECT
@@ -33,7 +38,7 @@ SELECT
 FROM evidence_rows_all AS r, unnest(map_entries(r.verdicts)) AS v(entry);
 
 CREATE OR REPLACE TABLE evidence_verdicts AS
-SELECT * FROM evidence_verdicts_all WHERE arm <> 'arm-b' OR split_part(condition_id, '/', 1) = 'wordpress-local';
+SELECT * FROM evidence_verdicts_all WHERE in_record(arm, condition_id);
 
 CREATE OR REPLACE TABLE production_verdicts AS
-SELECT split_part(condition_id, '/', 1) AS sample, * FROM evidence_verdicts_all WHERE arm = 'arm-b';
+SELECT sample_of(condition_id) AS sample, * FROM evidence_verdicts_all WHERE arm = 'arm-b';
