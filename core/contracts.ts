@@ -652,6 +652,14 @@ export type RunLogLine = {
    */
   total?: number;
   /**
+   * units at once in this session (--workers)
+   */
+  workers?: number;
+  /**
+   * the browser that ran: its executable's path, or the BROWSER_WS_ENDPOINT it connected to (a row's browser name and version cannot tell Chromium's headless shell from the full browser)
+   */
+  executable?: string;
+  /**
    * end: the session's exit code
    */
   exit?: number;

@@ -13,9 +13,10 @@ import { log } from '../core/log.ts';
 import { runBench, sliceIds, type SliceId } from './bench/run-bench.ts';
 import { HEADLESS_SHELL, type Harness } from './bench/harness.ts';
 import { executablePath } from './browser/launch.ts';
+import { FAST_WORKERS } from './browser/speed.ts';
 
-/** ours' defaults (chosen with the bench; see README "Speed") */
-export const OURS_WORKERS = { 'layers-chromium': 6, 'layers-firefox': 2, 'evidence-chromium': 16 } as const;
+/** ours' defaults (chosen with the bench; see README "Speed" and pipeline/browser/speed.ts) */
+export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidence.chromium } as const;
 
 const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
 

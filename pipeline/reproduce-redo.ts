@@ -30,6 +30,7 @@ import type { RedoArm, RedoSummary, TraceRow } from '../core/contracts.ts';
 import { summariesBeside, type SummaryTable } from '../analysis/run-summary.ts';
 import type { BrowserName } from './browser/launch.ts';
 import { gate } from './kernel/gate.ts';
+import { FAST_WORKERS, headlessShell, HEADLESS_SHELL } from './browser/speed.ts';
 import { writeFileAtomic } from './kernel/files.ts';
 import { codeState, readRunLog, runningSessions } from './kernel/run-log.ts';
 import { existingRun, stamp, type RunNaming } from './kernel/run-files.ts';
@@ -38,11 +39,11 @@ import { frozenPlanFiles } from './pilot/plan-file.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
 
-/** The layers arms' units at once in a scratch rerun: the machine's two cores. Their preregs fix no worker
- *  count (each trace runs in its own context; timing-sensitive rows are flagged). The evidence preregs
- *  register `--workers 1`, so the controlled arm and Arm A rerun at 1: raising it needs an amendment. */
-export const LAYERS_WORKERS = 2;
-const EVIDENCE_WORKERS = 1;
+/** Units at once per arm: the fast settings (browser/speed.ts) unless --workers / --evidence-workers say
+ *  otherwise. The evidence arms overlap rows only as their amendments 2 allow (at most these counts). */
+export interface RedoWorkers { layers: number | null; evidence: number | null }
+const layersWorkers = (w: RedoWorkers, browser: BrowserName) => w.layers ?? FAST_WORKERS.layers[browser];
+const evidenceWorkers = (w: RedoWorkers, browser: BrowserName) => Math.min(w.evidence ?? Infinity, FAST_WORKERS.evidence[browser]);
 
 interface Arm {
   name: string;
@@ -71,11 +72,11 @@ function layersArm(arm: 'main' | 'horizon', browser: BrowserName, workers: numbe
   };
 }
 
-function evidenceArm(arm: 'controlled' | 'arm-a'): Arm {
+function evidenceArm(arm: 'controlled' | 'arm-a', workers: number): Arm {
   const browser: BrowserName = arm === 'controlled' ? 'chromium' : 'firefox';
   const { plan, tables } = planFor(arm, browser);
   return {
-    name: arm, study: 'evidence', browser, verb: `run-${arm}`, args: ['--workers', String(EVIDENCE_WORKERS)], workers: EVIDENCE_WORKERS,
+    name: arm, study: 'evidence', browser, verb: `run-${arm}`, args: ['--workers', String(workers)], workers,
     naming: { study: 'evidence', arm, prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, tables, sliceable: true,
   };
 }
@@ -100,15 +101,16 @@ function armBArm(): Arm {
 }
 
 /** Every arm make reproduce runs, in its order: layers in Chromium, the pilot's frozen plans, layers in Firefox, the evidence arms. */
-export function redoArms(options: { workers: number; armB: boolean; planFiles: string[] }): Arm[] {
+export function redoArms(options: { workers: RedoWorkers; armB: boolean; planFiles: string[] }): Arm[] {
+  const w = options.workers;
   return [
-    layersArm('main', 'chromium', options.workers),
-    layersArm('horizon', 'chromium', options.workers),
-    ...options.planFiles.map((f) => pilotArm(f, options.workers)),
-    layersArm('main', 'firefox', options.workers),
-    layersArm('horizon', 'firefox', options.workers),
-    evidenceArm('controlled'),
-    evidenceArm('arm-a'),
+    layersArm('main', 'chromium', layersWorkers(w, 'chromium')),
+    layersArm('horizon', 'chromium', layersWorkers(w, 'chromium')),
+    ...options.planFiles.map((f) => pilotArm(f, layersWorkers(w, 'chromium'))),
+    layersArm('main', 'firefox', layersWorkers(w, 'firefox')),
+    layersArm('horizon', 'firefox', layersWorkers(w, 'firefox')),
+    evidenceArm('controlled', evidenceWorkers(w, 'chromium')),
+    evidenceArm('arm-a', evidenceWorkers(w, 'firefox')),
     ...(options.armB ? [armBArm()] : []),
   ];
 }
@@ -129,13 +131,13 @@ function changedFiles(before: Map<string, string>, after: Map<string, string>): 
 }
 
 /** Runs the arm's target into the scratch folder; its stdout goes to the log file, its progress to our stderr. */
-function runTarget(arm: Arm, scratch: string, only: string | undefined, logFile: string): Promise<{ exit: number; signal: NodeJS.Signals | null }> {
+function runTarget(arm: Arm, scratch: string, only: string | undefined, logFile: string, chromiumPath: string | null): Promise<{ exit: number; signal: NodeJS.Signals | null }> {
   const slice = only !== undefined ? ['--smoke', '--only', only] : [];
   const command = [...(arm.wrap ?? []), process.execPath, bin, arm.verb, ...arm.args, ...slice];
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: codeRoot, env: { ...process.env, RSTACK_SCRATCH: scratch }, stdio: ['ignore', out, 'inherit'] });
+    const child = spawn(command[0]!, command.slice(1), { cwd: codeRoot, env: { ...process.env, RSTACK_SCRATCH: scratch, ...(chromiumPath ? { CHROMIUM_PATH: chromiumPath } : {}) }, stdio: ['ignore', out, 'inherit'] });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       fs.closeSync(out);
@@ -213,7 +215,7 @@ function checkScratch(scratch: string): void {
   if (within(root(), scratch) || within(scratch, paths.data()) || within(scratch, paths.manifests())) throw new UsageError(messages.redo.scratchInRecord(scratch));
 }
 
-export async function reproduceRedo(options: { scratch?: string; workers: number; armB: boolean; arms?: string[]; only?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
+export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: 'shell' | 'full'; armB: boolean; arms?: string[]; only?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
   // the registered runs are looked up in the root: this process never writes, its children write to the scratch folder
   delete process.env.RSTACK_SCRATCH;
   const startedAt = new Date();
@@ -236,6 +238,11 @@ export async function reproduceRedo(options: { scratch?: string; workers: number
   const chosen = options.arms ? every.filter((a) => options.arms!.includes(a.name)) : every;
   if (options.only !== undefined && chosen.some((a) => !a.sliceable)) throw new UsageError(messages.redo.onlyArmB());
 
+  let chromiumPath: string | null = null;
+  if (options.chromium === 'shell') {
+    chromiumPath = headlessShell();
+    if (!chromiumPath) log({ kind: 'warn', message: `${HEADLESS_SHELL} is not installed (apt-get install -y chromium-headless-shell): the Chromium arms run the full Chromium` });
+  }
   fs.mkdirSync(scratch, { recursive: true });
   log({ kind: 'info', message: messages.redo.start(scratch, chosen.map((a) => a.name), options.only ?? null) });
   const before = await hashRecord();
@@ -247,7 +254,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: number
     log({ kind: 'info', message: `[${i + 1}/${chosen.length}] ${arm.name}: ${arm.verb} ${arm.args.join(' ')}${options.only !== undefined ? ` --smoke --only ${options.only}` : ''}` });
     const logFile = path.join(scratch, 'logs', `${arm.name}.txt`);
     const t0 = performance.now();
-    const ended = await runTarget(arm, scratch, options.only, logFile);
+    const ended = await runTarget(arm, scratch, options.only, logFile, chromiumPath);
     const wallS = Math.round(performance.now() - t0) / 1000;
     // stopped by the user (Ctrl-C, kill): stop the rerun the same way; a crash is the arm's failure
     if (ended.signal && ['SIGINT', 'SIGTERM', 'SIGHUP'].includes(ended.signal)) process.kill(process.pid, ended.signal);
@@ -288,6 +295,11 @@ export async function reproduceRedo(options: { scratch?: string; workers: number
   return { summary, file, exit };
 }
 
+function chromiumChoice(value: string | undefined): 'shell' | 'full' {
+  if (value !== 'shell' && value !== 'full') throw new UsageError(`--chromium takes shell or full, not ${JSON.stringify(value)}`);
+  return value;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'make reproduce REDO=1',
@@ -295,7 +307,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     usage: 'make reproduce REDO=1 [ARM_B=0] [WORKERS=n] [ARGS="--scratch DIR --arms main-chromium,controlled"]',
     options: {
       scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)' },
-      workers: { type: 'string', default: String(LAYERS_WORKERS), help: `units at once in the layers arms (and the pilot); the evidence arms run at their registered ${EVIDENCE_WORKERS}` },
+      workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
+      'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: ${FAST_WORKERS.evidence.chromium} in Chromium, ${FAST_WORKERS.evidence.firefox} in Firefox, as their amendments 2 allow)` },
+      chromium: { type: 'string', default: 'shell', help: "the Chromium arms' binary: shell (Debian's chromium-headless-shell, when installed; recorded in the scratch run log) or full (/usr/bin/chromium, as the registered runs)" },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },
       only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },
@@ -303,7 +317,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     async run(values) {
       const { exit } = await reproduceRedo({
         scratch: values.scratch,
-        workers: intOption(values.workers, 'workers', LAYERS_WORKERS),
+        workers: {
+          layers: values.workers === undefined ? null : intOption(values.workers, 'workers', 1),
+          evidence: values['evidence-workers'] === undefined ? null : intOption(values['evidence-workers'], 'evidence-workers', 1),
+        },
+        chromium: chromiumChoice(values.chromium),
         armB: !values['skip-arm-b'],
         arms: values.arms?.split(',').map((s) => s.trim()).filter(Boolean),
         only: values.only,

@@ -18,8 +18,7 @@ import { launchBrowser, launchOptions, type BrowserName, type LaunchedBrowser } 
 import { executeUnits, type RunPlan } from '../kernel/run.ts';
 import { sampleRss } from './memory.ts';
 
-/** Debian's chromium-headless-shell package puts the old headless shell here (same version as chromium). */
-export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+export { HEADLESS_SHELL } from '../browser/speed.ts';
 
 export type HarnessName = 'naive' | 'ours';
 

@@ -52,6 +52,11 @@ export function launchOptions(name: BrowserName) {
     : ({ executablePath: path, headless: true, channel: 'moz-firefox' } as Parameters<typeof firefox.launch>[0]);
 }
 
+/** What a run records of the browser it will use (data/runs.jsonl): the executable launchBrowser starts, or the endpoint it connects to. */
+export function browserExecutable(name: BrowserName, endpoint: string | null = process.env.BROWSER_WS_ENDPOINT || null): string {
+  return endpoint ?? executablePath(name);
+}
+
 /** A fresh local browser, or, with BROWSER_WS_ENDPOINT set (endpoint), a connection to one that runs already (remote.ts); null: always local. */
 export async function launchBrowser(name: BrowserName, endpoint: string | null = process.env.BROWSER_WS_ENDPOINT || null): Promise<LaunchedBrowser> {
   if (endpoint) return connectBrowser(name, endpoint);

@@ -28,7 +28,7 @@ import { appendDurable, countRows } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 import { logEnd, logStart, runningSessions } from './run-log.ts';
 import type { TraceRow } from '../../core/contracts.ts';
-import { launchBrowser, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
+import { browserExecutable, launchBrowser, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
 
 /** The fields every trace row carries that the skeleton, not the study, fills in. */
 export type RowHeader = Pick<TraceRow, 'schema' | 'study' | 'arm' | 'run_id' | 'browser' | 'ledger_head' | 'smoke'>;
@@ -65,6 +65,8 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
   runUnit(unit: U, ctx: UnitContext<W>): Promise<RowBody<R>>;
   /** attempts after an infrastructure failure (a throw); each failed attempt is kept */
   retries?: number;
+  /** what the run log records as the browser's executable, when the study starts its browser itself (default: browserExecutable) */
+  executable?: string;
   /** a selection the study makes from its own flags (e.g. Arm B's --cases), as an --only pattern */
   only?: string;
 }
@@ -140,7 +142,8 @@ export async function runArm<U, R extends TraceRow, W = void>(
   log({ kind: 'info', message: messages.runStart(label, units.length, writer.existingRows, flags.workers, shown, flags.smoke) });
   const start = logStart({
     run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
-    rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length,
+    rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length, workers: flags.workers,
+    executable: p.executable ?? browserExecutable(p.browser),
   });
   const excluded = [...chosen.excluded];
   let exit = 1;
