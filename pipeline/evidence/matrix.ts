@@ -6,7 +6,8 @@
 //   ─▶ the instrumentation gates ─▶ the summary (analysis/run-summary.ts)
 //
 // Per-condition outcomes do not depend on the worker count (each condition has its own context and
-// server), but timing does; the prereg fixes --workers 1. A condition whose page never became ready
+// server), but timing does; the preregs fixed --workers 1, their amendments 2 allow up to
+// FAST_WORKERS.evidence (16 in Chromium, 8 in Firefox) for a registered run. A condition whose page never became ready
 // is an infrastructure failure: it is retried once, and the failed attempt is kept.
 import fs from 'node:fs';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
@@ -15,7 +16,8 @@ import { readJsonl } from '../../core/jsonl.ts';
 import { rel } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
-import { RStackError } from '../../core/errors.ts';
+import { RStackError, UsageError } from '../../core/errors.ts';
+import { FAST_WORKERS } from '../browser/speed.ts';
 import { runGates, type GateResult } from '../../core/evidence/gates.ts';
 import type { EvidenceRow } from '../../analysis/rows.ts';
 import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
@@ -60,6 +62,8 @@ export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, task
 }
 
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
+  const most = FAST_WORKERS.evidence[options.browser];
+  if (!options.smoke && options.workers > most) throw new UsageError(messages.evidenceWorkersCap(options.arm, options.workers, most));
   let tasks: EvidenceTask[] = [];
   // the tasks are read after the gate: a changed task file is the gate's refusal (exit 3), not a parse error
   const result = await runArm(options, () => matrixPlan(options.arm, options.browser, (tasks = readTasks(options.tasksFile))));
