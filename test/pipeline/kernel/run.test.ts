@@ -46,6 +46,8 @@ test('same outcomes at 1 and 2 workers; a stopped smoke run resumes when repeate
   assert.equal(log.filter((l) => l.event === 'start').length, 2);
   assert.ok(log.every((l) => l.registered === false && l.load.length === 3 && (l.commit === null || /^[0-9a-f]{40}$/.test(l.commit))), 'each session: not registered, its load and its commit');
   assert.deepEqual(log.filter((l) => l.event === 'end').map((l) => l.exit), [0, 0]);
+  assert.deepEqual(log.filter((l) => l.event === 'start').map((l) => l.workers), [1, 2], 'each session: its worker count');
+  assert.ok(log.every((l) => l.executable && fs.existsSync(l.executable) && /chromium/.test(l.executable)), 'each session: the browser executable it launched');
   const a = outcomes(one.rows);
   const b = outcomes(two.rows);
   assert.equal(a.size, 15);
