@@ -58,6 +58,7 @@ export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, task
       teardown: (server) => server.close(),
     },
     runUnit: (task, ctx) => runCondition(ctx.browser, ctx.worker, task, ctx.phases),
+    exitOf: (rows, smoke) => gatesExit(runGates(rows).every((g) => g.failed.length === 0 && g.checked > 0), smoke),
   };
 }
 
@@ -77,16 +78,19 @@ export const matrixOptions = {
   tasks: { type: 'string', help: 'the task file (default: data/tasks/evidence-controlled.jsonl)' },
 } as const;
 
-/** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0. */
+/** A smoke run must pass every gate (exit 1); a registered run's failed gates are reported, not hidden, and it exits 0 (amendments 1). */
+const gatesExit = (passed: boolean, smoke: boolean) => (passed || !smoke ? 0 : 1);
+
+/** gatesExit, saying which gates failed. */
 export function gateExit(result: MatrixResult, smoke: boolean): number {
-  if (result.gatesPassed) return 0;
+  if (result.gatesPassed) return gatesExit(true, smoke);
   const ids = result.gates.filter((g) => g.failed.length || !g.checked).map((g) => g.id);
   if (smoke) {
     log({ kind: 'error', message: messages.evidenceGatesFailed(ids) });
-    return 1;
+  } else {
+    log({ kind: 'warn', message: messages.evidenceGatesFailedRegistered(ids) });
   }
-  log({ kind: 'warn', message: messages.evidenceGatesFailedRegistered(ids) });
-  return 0;
+  return gatesExit(false, smoke);
 }
 
 export function formatGates(gates: GateResult[]): string {

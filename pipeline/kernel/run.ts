@@ -65,6 +65,8 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
   runUnit(unit: U, ctx: UnitContext<W>): Promise<RowBody<R>>;
   /** attempts after an infrastructure failure (a throw); each failed attempt is kept */
   retries?: number;
+  /** the command's exit code once every unit has its row (default 0), e.g. the evidence gates': the run log records it */
+  exitOf?(rows: R[], smoke: boolean): number;
   /** what the run log records as the browser's executable, when the study starts its browser itself (default: browserExecutable) */
   executable?: string;
   /** a selection the study makes from its own flags (e.g. Arm B's --cases), as an --only pattern */
@@ -136,6 +138,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
   const chosen = chooseRun({ study: p.study, arm: p.arm, prefix, stamped: p.stamped ?? true }, { smoke: flags.smoke, redo: flags.redo, selection, total: units.length });
   const writer = TraceWriter.open<R>({ study: p.study, arm: p.arm, runId: chosen.runId, key: p.rowKey, smoke: flags.smoke });
   const todo = units.filter((u) => !writer.has(p.unitKey(u)));
+  const readRows = () => (fs.existsSync(writer.file) ? readJsonl<R>(writer.file, { schema: 'trace' }) : []);
   const label = `${p.study}/${p.arm} ${p.browser}`;
   // in a scratch folder (make reproduce REDO=1) the console names the file in full: data/raw/… there is not the record's
   const shown = outputRoot() === root() ? rel(writer.file) : writer.file;
@@ -172,7 +175,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
         log({ kind: 'progress', label, done, total: todo.length, startedMs, nowMs: performance.now(), failed: failedAttempts });
       },
     });
-    exit = 0;
+    exit = p.exitOf ? p.exitOf(readRows(), flags.smoke) : 0;
   } catch (error) {
     exit = error instanceof RStackError ? error.exitCode : 1;
     throw error;
@@ -182,7 +185,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
     await updateDataManifest();
   }
   // 8
-  const rows = fs.existsSync(writer.file) ? readJsonl<R>(writer.file, { schema: 'trace' }) : [];
+  const rows = readRows();
   return { runId: chosen.runId, file: writer.file, rows, written: writer.written, resumed: chosen.resumed, failedAttempts, gated };
 }
 

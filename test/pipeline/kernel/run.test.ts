@@ -99,3 +99,23 @@ test('a stopped --redo resumes when the same command is repeated; a new reason s
   assert.equal(exclusions().filter((e) => e.reason.startsWith('superseded by a redo')).length, 2);
   assert.ok(fs.existsSync(tree.file(`data/excluded/layers/main/${repeated.runId}.jsonl`)), 'the completed redo run is kept in data/excluded/');
 });
+
+test("the run log records the command's exit code as the study's verdict on the finished rows gives it (the evidence gates), not 0 for rows written", async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(tree.cleanup);
+  setQuiet(true);
+  await freeze('test');
+  const seen: number[] = [];
+  const run = await runArm(smoke({ only: '^cards-baseline-01$' }), () => ({
+    ...layersPlan('main', 'chromium'),
+    exitOf: (rows: LayersRow[], isSmoke: boolean) => {
+      seen.push(rows.length);
+      return isSmoke ? 7 : 0; // a planted verdict
+    },
+  }));
+  assert.equal(run.rows.length, 3);
+  assert.deepEqual(seen, [3], 'the verdict saw every row of the run file, once');
+  const end = readRunLog().filter((l) => l.event === 'end').at(-1)!;
+  assert.equal(end.exit, 7, "the session's end carries the verdict");
+  assert.equal(end.rows, 3);
+});
