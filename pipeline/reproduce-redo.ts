@@ -40,7 +40,7 @@ import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
 
 /** Units at once per arm: the fast settings (browser/speed.ts) unless --workers / --evidence-workers say
- *  otherwise. The evidence arms overlap rows only as their amendments 2 allow (at most these counts). */
+ *  otherwise. The evidence arms overlap rows only as their amendments allow (at most these counts). */
 export interface RedoWorkers { layers: number | null; evidence: number | null }
 const layersWorkers = (w: RedoWorkers, browser: BrowserName) => w.layers ?? FAST_WORKERS.layers[browser];
 const evidenceWorkers = (w: RedoWorkers, browser: BrowserName) => Math.min(w.evidence ?? Infinity, FAST_WORKERS.evidence[browser]);
@@ -308,7 +308,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: {
       scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)' },
       workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
-      'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: ${FAST_WORKERS.evidence.chromium} in Chromium, ${FAST_WORKERS.evidence.firefox} in Firefox, as their amendments 2 allow)` },
+      'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: ${FAST_WORKERS.evidence.chromium} in Chromium, ${FAST_WORKERS.evidence.firefox} in Firefox, as their amendments allow)` },
       chromium: { type: 'string', default: 'shell', help: "the Chromium arms' binary: shell (Debian's chromium-headless-shell, when installed; recorded in the scratch run log) or full (/usr/bin/chromium, as the registered runs)" },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },

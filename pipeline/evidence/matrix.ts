@@ -6,8 +6,8 @@
 //   ─▶ the instrumentation gates ─▶ the summary (analysis/run-summary.ts)
 //
 // Per-condition outcomes do not depend on the worker count (each condition has its own context and
-// server), but timing does; the preregs fixed --workers 1, their amendments 2 allow up to
-// FAST_WORKERS.evidence (16 in Chromium, 8 in Firefox) for a registered run. A condition whose page never became ready
+// server), but timing does; the preregs fixed --workers 1; a registered run may take up to
+// FAST_WORKERS.evidence: 16 in Chromium (controlled amendment 2), 1 in Firefox (Arm A amendment 3). A condition whose page never became ready
 // is an infrastructure failure: it is retried once, and the failed attempt is kept.
 import fs from 'node:fs';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
