@@ -82,8 +82,8 @@ export const messages = {
     `${label}: ${total} rows, ${done ? `${done} already written (resuming), ` : ''}${workers} worker${workers > 1 ? 's' : ''} → ${file}${smoke ? ' (smoke: not registered)' : ''}`,
   onlyNeedsSmoke: () => '--only selects a slice, which is a smoke run: add --smoke',
   noUnitMatches: (only: string | undefined, shard: string | undefined) => `no condition matches${only ? ` --only ${only}` : ''}${shard ? ` --shard ${shard}` : ''}`,
-  evidenceWorkersCap: (arm: string, workers: number, most: number) =>
-    `--workers ${workers}: a registered ${arm} run takes at most ${most} rows at once, the most its amendments register (prereg/evidence-${arm}-amendment-*.md); a --smoke run may take more`,
+  evidenceWorkersCap: (arm: string, workers: number, most: number, source: string) =>
+    `--workers ${workers}: a registered ${arm} run takes at most ${most} row${most > 1 ? 's' : ''} at once (${source}); a --smoke run may take more`,
   registeredRunBusy: (sessions: string[]) =>
     `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,
   attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,

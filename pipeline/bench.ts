@@ -9,14 +9,13 @@ import path from 'node:path';
 import { main, intOption } from '../core/cli.ts';
 import { UsageError } from '../core/errors.ts';
 import { codeRoot, rel } from '../core/paths.ts';
-import { log } from '../core/log.ts';
 import { runBench, sliceIds, type SliceId } from './bench/run-bench.ts';
-import { HEADLESS_SHELL, type Harness } from './bench/harness.ts';
+import type { Harness } from './bench/harness.ts';
 import { executablePath } from './browser/launch.ts';
-import { FAST_WORKERS } from './browser/speed.ts';
+import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from './browser/speed.ts';
 
 /** ours' defaults (chosen with the bench; see README "Speed" and pipeline/browser/speed.ts) */
-export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidence.chromium } as const;
+export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium } as const;
 
 const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
 
@@ -34,7 +33,7 @@ await main({
     workers: { type: 'string', default: String(OURS_WORKERS['layers-chromium']), help: 'ours: units at once in the layers Chromium slice (the naive harness always runs 1)' },
     'firefox-workers': { type: 'string', default: String(OURS_WORKERS['layers-firefox']), help: 'ours: units at once in the layers Firefox slice' },
     'evidence-workers': { type: 'string', default: String(OURS_WORKERS['evidence-chromium']), help: 'ours: units at once in the evidence slice (their observation windows overlap)' },
-    chromium: { type: 'string', default: 'shell', help: "ours' Chromium: shell (Debian's chromium-headless-shell, if installed) or full (/usr/bin/chromium, as the naive harness and the registered runs)" },
+    chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
     out: { type: 'string', help: 'the results file (default bench/results.json, or bench/load-results.json with --load)' },
     scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
@@ -42,13 +41,8 @@ await main({
   async run(values) {
     const slices = values.slices!.split(',').map((s) => s.trim()).filter(Boolean);
     for (const s of slices) if (!sliceIds.includes(s as SliceId)) throw new UsageError(`--slices: unknown slice ${JSON.stringify(s)}; use ${sliceIds.join(', ')}`);
-    if (values.chromium !== 'shell' && values.chromium !== 'full') throw new UsageError(`--chromium takes shell or full, not ${JSON.stringify(values.chromium)}`);
     const full = executablePath('chromium');
-    let oursChromium = full;
-    if (values.chromium === 'shell') {
-      if (fs.existsSync(HEADLESS_SHELL)) oursChromium = HEADLESS_SHELL;
-      else log({ kind: 'warn', message: `${HEADLESS_SHELL} is not installed (apt-get install -y chromium-headless-shell): ours runs the full Chromium` });
-    }
+    const oursChromium = chromiumChoice(values.chromium) ?? full;
     const naive: Harness = { name: 'naive', workers: 1, chromium: full };
     const ours = (workers: number): Harness => ({ name: 'ours', workers, chromium: oursChromium });
     const stamp = stampNow();

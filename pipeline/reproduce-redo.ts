@@ -30,7 +30,8 @@ import type { RedoArm, RedoSummary, TraceRow } from '../core/contracts.ts';
 import { summariesBeside, type SummaryTable } from '../analysis/run-summary.ts';
 import type { BrowserName } from './browser/launch.ts';
 import { gate } from './kernel/gate.ts';
-import { FAST_WORKERS, headlessShell, HEADLESS_SHELL } from './browser/speed.ts';
+import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from './browser/speed.ts';
+import { REGISTERED_MAX_WORKERS } from './evidence/matrix.ts';
 import { writeFileAtomic } from './kernel/files.ts';
 import { codeState, readRunLog, runningSessions } from './kernel/run-log.ts';
 import { existingRun, stamp, type RunNaming } from './kernel/run-files.ts';
@@ -39,11 +40,11 @@ import { frozenPlanFiles } from './pilot/plan-file.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
 
-/** Units at once per arm: the fast settings (browser/speed.ts) unless --workers / --evidence-workers say
- *  otherwise. The evidence arms overlap rows only as their amendments allow (at most these counts). */
+/** Units at once per arm: the layers arms at the bench's settings (browser/speed.ts), the evidence arms
+ *  at the most their amendments allow (evidence/matrix.ts), unless --workers / --evidence-workers say less. */
 export interface RedoWorkers { layers: number | null; evidence: number | null }
 const layersWorkers = (w: RedoWorkers, browser: BrowserName) => w.layers ?? FAST_WORKERS.layers[browser];
-const evidenceWorkers = (w: RedoWorkers, browser: BrowserName) => Math.min(w.evidence ?? Infinity, FAST_WORKERS.evidence[browser]);
+const evidenceWorkers = (w: RedoWorkers, arm: 'controlled' | 'arm-a') => Math.min(w.evidence ?? Infinity, REGISTERED_MAX_WORKERS[arm]);
 
 interface Arm {
   name: string;
@@ -109,8 +110,8 @@ export function redoArms(options: { workers: RedoWorkers; armB: boolean; planFil
     ...options.planFiles.map((f) => pilotArm(f, layersWorkers(w, 'chromium'))),
     layersArm('main', 'firefox', layersWorkers(w, 'firefox')),
     layersArm('horizon', 'firefox', layersWorkers(w, 'firefox')),
-    evidenceArm('controlled', evidenceWorkers(w, 'chromium')),
-    evidenceArm('arm-a', evidenceWorkers(w, 'firefox')),
+    evidenceArm('controlled', evidenceWorkers(w, 'controlled')),
+    evidenceArm('arm-a', evidenceWorkers(w, 'arm-a')),
     ...(options.armB ? [armBArm()] : []),
   ];
 }
@@ -215,7 +216,7 @@ function checkScratch(scratch: string): void {
   if (within(root(), scratch) || within(scratch, paths.data()) || within(scratch, paths.manifests())) throw new UsageError(messages.redo.scratchInRecord(scratch));
 }
 
-export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: 'shell' | 'full'; armB: boolean; arms?: string[]; only?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
+export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: string | null; armB: boolean; arms?: string[]; only?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
   // the registered runs are looked up in the root: this process never writes, its children write to the scratch folder
   delete process.env.RSTACK_SCRATCH;
   const startedAt = new Date();
@@ -238,11 +239,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
   const chosen = options.arms ? every.filter((a) => options.arms!.includes(a.name)) : every;
   if (options.only !== undefined && chosen.some((a) => !a.sliceable)) throw new UsageError(messages.redo.onlyArmB());
 
-  let chromiumPath: string | null = null;
-  if (options.chromium === 'shell') {
-    chromiumPath = headlessShell();
-    if (!chromiumPath) log({ kind: 'warn', message: `${HEADLESS_SHELL} is not installed (apt-get install -y chromium-headless-shell): the Chromium arms run the full Chromium` });
-  }
+  const chromiumPath = options.chromium;
   fs.mkdirSync(scratch, { recursive: true });
   log({ kind: 'info', message: messages.redo.start(scratch, chosen.map((a) => a.name), options.only ?? null) });
   const before = await hashRecord();
@@ -295,11 +292,6 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
   return { summary, file, exit };
 }
 
-function chromiumChoice(value: string | undefined): 'shell' | 'full' {
-  if (value !== 'shell' && value !== 'full') throw new UsageError(`--chromium takes shell or full, not ${JSON.stringify(value)}`);
-  return value;
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'make reproduce REDO=1',
@@ -308,8 +300,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: {
       scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)' },
       workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
-      'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: ${FAST_WORKERS.evidence.chromium} in Chromium, ${FAST_WORKERS.evidence.firefox} in Firefox, as their amendments allow)` },
-      chromium: { type: 'string', default: 'shell', help: "the Chromium arms' binary: shell (Debian's chromium-headless-shell, when installed; recorded in the scratch run log) or full (/usr/bin/chromium, as the registered runs)" },
+      'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: what their amendments allow, ${REGISTERED_MAX_WORKERS.controlled} in the controlled arm, ${REGISTERED_MAX_WORKERS['arm-a']} in Arm A)` },
+      chromium: { type: 'string', default: 'shell', help: `the Chromium arms' binary: ${chromiumChoiceHelp}; the scratch run log records which` },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },
       only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },

@@ -18,7 +18,6 @@ import { launchBrowser, launchOptions, type BrowserName, type LaunchedBrowser } 
 import { executeUnits, type RunPlan } from '../kernel/run.ts';
 import { sampleRss } from './memory.ts';
 
-export { HEADLESS_SHELL } from '../browser/speed.ts';
 
 export type HarnessName = 'naive' | 'ours';
 

@@ -6,9 +6,9 @@
 //   ─▶ the instrumentation gates ─▶ the summary (analysis/run-summary.ts)
 //
 // Per-condition outcomes do not depend on the worker count (each condition has its own context and
-// server), but timing does; the preregs fixed --workers 1; a registered run may take up to
-// FAST_WORKERS.evidence: 16 in Chromium (controlled amendment 2), 1 in Firefox (Arm A amendment 3). A condition whose page never became ready
-// is an infrastructure failure: it is retried once, and the failed attempt is kept.
+// server), but timing does; how many rows a registered run may overlap is the arm's amendments'
+// (REGISTERED_MAX_WORKERS). A condition whose page never became ready is an infrastructure failure:
+// it is retried once, and the failed attempt is kept.
 import fs from 'node:fs';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
 import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
@@ -17,7 +17,6 @@ import { rel } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
 import { RStackError, UsageError } from '../../core/errors.ts';
-import { FAST_WORKERS } from '../browser/speed.ts';
 import { runGates, type GateResult } from '../../core/evidence/gates.ts';
 import type { EvidenceRow } from '../../analysis/rows.ts';
 import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
@@ -58,18 +57,27 @@ export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, task
       teardown: (server) => server.close(),
     },
     runUnit: (task, ctx) => runCondition(ctx.browser, ctx.worker, task, ctx.phases),
-    exitOf: (rows, smoke) => gatesExit(runGates(rows).every((g) => g.failed.length === 0 && g.checked > 0), smoke),
   };
 }
 
+/** The most rows a registered run may have at once, and the prereg that says so (the preregs said 1). */
+export const REGISTERED_MAX_WORKERS = { controlled: 16, 'arm-a': 1 } as const;
+const maxWorkersSource = { controlled: 'prereg/evidence-controlled-amendment-2.md', 'arm-a': 'prereg/evidence-arm-a-amendment-3.md' } as const;
+
+const passed = (gates: GateResult[]) => gates.every((g) => g.failed.length === 0 && g.checked > 0);
+
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
-  const most = FAST_WORKERS.evidence[options.browser];
-  if (!options.smoke && options.workers > most) throw new UsageError(messages.evidenceWorkersCap(options.arm, options.workers, most));
+  const most = REGISTERED_MAX_WORKERS[options.arm];
+  if (!options.smoke && options.workers > most) throw new UsageError(messages.evidenceWorkersCap(options.arm, options.workers, most, maxWorkersSource[options.arm]));
   let tasks: EvidenceTask[] = [];
-  // the tasks are read after the gate: a changed task file is the gate's refusal (exit 3), not a parse error
-  const result = await runArm(options, () => matrixPlan(options.arm, options.browser, (tasks = readTasks(options.tasksFile))));
-  const gates = runGates(result.rows);
-  return { file: result.file, rows: result.rows, tasks, gates, gatesPassed: gates.every((g) => g.failed.length === 0 && g.checked > 0) };
+  let gates: GateResult[] = [];
+  // the tasks are read after the gate: a changed task file is the gate's refusal (exit 3), not a parse error;
+  // the gates are the run's verdict, so the run log records their exit code
+  const result = await runArm(options, () => ({
+    ...matrixPlan(options.arm, options.browser, (tasks = readTasks(options.tasksFile))),
+    exitOf: (rows: EvidenceRow[], smoke: boolean) => gatesExit(passed((gates = runGates(rows))), smoke),
+  }));
+  return { file: result.file, rows: result.rows, tasks, gates, gatesPassed: passed(gates) };
 }
 
 /** The flags both evidence runners take (run-controlled, run-arm-a). */

@@ -67,8 +67,6 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
   retries?: number;
   /** the command's exit code once every unit has its row (default 0), e.g. the evidence gates': the run log records it */
   exitOf?(rows: R[], smoke: boolean): number;
-  /** what the run log records as the browser's executable, when the study starts its browser itself (default: browserExecutable) */
-  executable?: string;
   /** a selection the study makes from its own flags (e.g. Arm B's --cases), as an --only pattern */
   only?: string;
 }
@@ -146,7 +144,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
   const start = logStart({
     run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
     rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length, workers: flags.workers,
-    executable: p.executable ?? browserExecutable(p.browser),
+    executable: browserExecutable(p.browser),
   });
   const excluded = [...chosen.excluded];
   let exit = 1;
