@@ -17,8 +17,10 @@ ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
 # registered run; the registered record stays untouched (pipeline/reproduce-redo.ts)
 REDO ?= 0
-# a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own default (2)
-REDO_WORKERS = $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),)
+# a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own defaults (pipeline/browser/speed.ts)
+# SHARD=i/n SCRATCH=DIR: one machine's shard of the rerun; the n shards' folders brought together, a rerun
+# without SHARD merges each arm and compares the whole
+REDO_WORKERS = $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(if $(SHARD),--shard $(SHARD),) $(if $(SCRATCH),--scratch $(SCRATCH),)
 
 .PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon run-agent
 

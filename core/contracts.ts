@@ -933,6 +933,20 @@ export type RedoSummary = {
    * --only REGEX when the rerun was a slice (smoke runs in the scratch folder), else null
    */
   selection: string | null;
+  /**
+   * --shard i/n when this rerun was one machine's shard of every arm (summary file reproduce-redo-shard<i>of<n>.json), else null
+   */
+  shard: string | null;
+  /**
+   * when arms were merged from shards: each shard's own rerun as its summary file tells it; on n machines at once the whole takes the slowest one's wall_s
+   */
+  shard_runs?: {
+    shard: string;
+    wall_s: number;
+    commit: string | null;
+    load_start: LoadAverages;
+    load_end: LoadAverages;
+  }[];
   load_start: LoadAverages;
   load_end: LoadAverages;
   /**
@@ -962,7 +976,7 @@ export interface RedoArm {
    */
   exit: number;
   /**
-   * the run target's process from start to end: gate, browser launches, every row, its summary
+   * the run target's process from start to end: gate, browser launches, every row, its summary; for an arm merged from shards, the slowest shard's
    */
   wall_s: number;
   /**
@@ -995,6 +1009,14 @@ export interface RedoArm {
    */
   only_registered: number;
   only_scratch: number;
+  /**
+   * present when the scratch run was merged from shard runs: each shard's own time and exit for this arm (null when its summary file is missing)
+   */
+  shards?: {
+    shard: string;
+    wall_s: number | null;
+    exit: number | null;
+  }[];
 }
 
 export interface RedoFlip {

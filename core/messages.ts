@@ -114,7 +114,8 @@ export const messages = {
     unknownArm: (name: string, known: string[]) => `--arms: no arm ${JSON.stringify(name)}; the arms are ${known.join(', ')}`,
     onlyArmB: () => 'Arm B takes no --only (its smoke slices are --cases and --reps): add --skip-arm-b (make ARM_B=0) or leave arm-b out of --arms',
     start: (scratch: string, arms: string[], selection: string | null) =>
-      `reproduce REDO: ${arms.length} arm${arms.length === 1 ? '' : 's'} (${arms.join(', ')}) from nothing into the scratch folder ${scratch}${selection ? `, a slice: --only ${selection} (smoke runs)` : ''}; the registered record stays as it is`,
+      `reproduce REDO: ${arms.length} arm${arms.length === 1 ? '' : 's'} (${arms.join(', ')}) from nothing into the scratch folder ${scratch}${selection ? `, selecting ${selection}` : ''}; the registered record stays as it is`,
+    merged: (arm: string, shards: string[]) => `${arm}: the scratch folder holds its shards ${shards.join(', ')}: merged into one run (as make merge does), not run again; its time is the slowest shard's`,
     pilotSkipped: () => 'reproduce REDO: the planning pilot has no frozen plan file: skipped, as make reproduce skips it',
     armFailed: (arm: string, code: number, log: string) => `${arm}: its run ended with exit code ${code} (its screen: ${log}); the rerun goes on with the next arm`,
     recordChanged: (files: string[]) =>

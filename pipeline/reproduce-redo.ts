@@ -35,7 +35,8 @@ import { REGISTERED_MAX_WORKERS } from './evidence/matrix.ts';
 import { writeFileAtomic } from './kernel/files.ts';
 import { codeState, readRunLog, runningSessions } from './kernel/run-log.ts';
 import { existingRun, stamp, type RunNaming } from './kernel/run-files.ts';
-import { runPrefixOf } from './kernel/run.ts';
+import { parseShard, runPrefixOf } from './kernel/run.ts';
+import { mergeShards, shardFiles, type MergePlan } from './kernel/merge.ts';
 import { frozenPlanFiles } from './pilot/plan-file.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
@@ -57,6 +58,8 @@ interface Arm {
   wrap?: string[];
   workers: number | null;
   naming: RunNaming;
+  /** the plan its run target uses, for make merge (null: the pilot, which merge does not take) */
+  plan: MergePlan<unknown, TraceRow> | null;
   tables: SummaryTable[];
   /** takes --only (a smoke slice) */
   sliceable: boolean;
@@ -69,7 +72,7 @@ function layersArm(arm: 'main' | 'horizon', browser: BrowserName, workers: numbe
   return {
     name: `${arm}-${browser}`, study: 'layers', browser, verb: arm === 'main' ? 'run-layers' : 'run-horizon',
     args: ['--browser', browser, '--workers', String(workers)], workers,
-    naming: { study: 'layers', arm, prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, tables, sliceable: true,
+    naming: { study: 'layers', arm, prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: true,
   };
 }
 
@@ -78,7 +81,7 @@ function evidenceArm(arm: 'controlled' | 'arm-a', workers: number): Arm {
   const { plan, tables } = planFor(arm, browser);
   return {
     name: arm, study: 'evidence', browser, verb: `run-${arm}`, args: ['--workers', String(workers)], workers,
-    naming: { study: 'evidence', arm, prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, tables, sliceable: true,
+    naming: { study: 'evidence', arm, prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: true,
   };
 }
 
@@ -87,7 +90,7 @@ function pilotArm(planFile: string, workers: number): Arm {
   return {
     name: `pilot-${planRun}`, study: 'layers', browser: 'chromium', verb: 'run-pilot',
     args: ['--plans', planFile, '--browser', 'chromium', '--workers', String(workers)], workers,
-    naming: { study: 'layers', arm: 'pilot', prefix: `layers-pilot-chromium-${planRun}`, stamped: true },
+    naming: { study: 'layers', arm: 'pilot', prefix: `layers-pilot-chromium-${planRun}`, stamped: true }, plan: null,
     tables: [{ name: 'layers_pilot', hide: ['browser'] }, { name: 'layers_pilot_paired', hide: ['browser'] }], sliceable: true,
   };
 }
@@ -97,7 +100,7 @@ function armBArm(): Arm {
   return {
     name: 'arm-b', study: 'evidence', browser: 'firefox', verb: 'run-arm-b', args: ['--browser', 'firefox'],
     wrap: ['bash', path.join(codeRoot, 'fixtures', 'wordpress', 'ci.sh')], workers: null,
-    naming: { study: 'evidence', arm: 'arm-b', prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, tables, sliceable: false,
+    naming: { study: 'evidence', arm: 'arm-b', prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: false,
   };
 }
 
@@ -132,9 +135,8 @@ function changedFiles(before: Map<string, string>, after: Map<string, string>): 
 }
 
 /** Runs the arm's target into the scratch folder; its stdout goes to the log file, its progress to our stderr. */
-function runTarget(arm: Arm, scratch: string, only: string | undefined, logFile: string, chromiumPath: string | null): Promise<{ exit: number; signal: NodeJS.Signals | null }> {
-  const slice = only !== undefined ? ['--smoke', '--only', only] : [];
-  const command = [...(arm.wrap ?? []), process.execPath, bin, arm.verb, ...arm.args, ...slice];
+function runTarget(arm: Arm, scratch: string, selection: Selection, logFile: string, chromiumPath: string | null): Promise<{ exit: number; signal: NodeJS.Signals | null }> {
+  const command = [...(arm.wrap ?? []), process.execPath, bin, arm.verb, ...arm.args, ...selectionArgs(selection)];
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');
   return new Promise((resolve, reject) => {
@@ -147,12 +149,46 @@ function runTarget(arm: Arm, scratch: string, only: string | undefined, logFile:
   });
 }
 
-/** The run file the arm's last session in the scratch folder wrote (from the scratch run log). */
-function scratchRunFile(arm: Arm, scratch: string): string | null {
+/** What part of every arm a rerun runs: a slice of conditions (smoke runs), this machine's shard of n, or all. */
+interface Selection { only?: string; shard: { index: number; count: number } | null }
+const shardText = (shard: Selection['shard']) => (shard ? `${shard.index}/${shard.count}` : '');
+const selectionArgs = (s: Selection) => [...(s.only !== undefined ? ['--smoke', '--only', s.only] : []), ...(s.shard ? ['--shard', shardText(s.shard)] : [])];
+
+/** The run file the arm's last session in the scratch folder wrote (from the scratch run log): the shard's
+ *  run when the rerun is one shard, else the whole run (never a shard's). */
+function scratchRunFile(arm: Arm, scratch: string, shard: Selection['shard']): string | null {
+  const prefix = `${arm.naming.prefix}${shard ? `-shard${shard.index}of${shard.count}` : ''}`;
   const starts = readRunLog(runOutputs(scratch).runLog()).filter(
-    (l) => l.event === 'start' && l.study === arm.naming.study && l.arm === arm.naming.arm && (l.run_id === arm.naming.prefix || l.run_id.startsWith(`${arm.naming.prefix}-`)),
+    (l) => l.event === 'start' && l.study === arm.naming.study && l.arm === arm.naming.arm && (l.run_id === prefix || l.run_id.startsWith(`${prefix}-`)) && (shard !== null || !/-shard\d+of\d+(-|$)/.test(l.run_id.slice(prefix.length))),
   );
   return starts.length ? path.join(scratch, starts.at(-1)!.file) : null;
+}
+
+/** The summary file of a rerun: one per shard, so the n shards of one rerun can share a scratch folder. */
+const summaryName = (shard: Selection['shard']) => (shard ? `reproduce-redo-shard${shard.index}of${shard.count}.json` : 'reproduce-redo.json');
+
+/**
+ * The shards' own reruns of an arm, when the scratch folder holds its shard files (n machines each ran
+ * `--shard i/n` into a copy of it, collected here; or one machine ran them one after another): they are
+ * merged into one scratch run (make merge's own step, row for row a single run), and each shard's time is
+ * read from its summary file. null when there are no shard files of the arm.
+ */
+async function mergeScratchShards(arm: Arm, scratch: string): Promise<{ shards: NonNullable<RedoArm['shards']>; exit: number } | null> {
+  if (!arm.plan) return null;
+  process.env.RSTACK_SCRATCH = scratch;
+  try {
+    if (!shardFiles(arm.plan).length) return null;
+    const merged = await mergeShards(arm.plan);
+    const count = merged.shards[0]!.count;
+    const shards = merged.shards.map((s) => {
+      const file = path.join(scratch, summaryName({ index: s.index, count }));
+      const own = fs.existsSync(file) ? validate<RedoSummary>('reproduce-redo', JSON.parse(fs.readFileSync(file, 'utf8')), { file: rel(file) }).arms.find((a) => a.arm === arm.name) : undefined;
+      return { shard: `${s.index}/${count}`, wall_s: own?.wall_s ?? null, exit: own?.exit ?? null };
+    });
+    return { shards, exit: shards.find((s) => s.exit)?.exit ?? 0 };
+  } finally {
+    delete process.env.RSTACK_SCRATCH;
+  }
 }
 
 const rowsOf = (file: string | null) => (file && fs.existsSync(file) ? readJsonl<TraceRow>(file, { schema: 'trace' }) : []);
@@ -170,6 +206,7 @@ function armScreen(arm: Arm, result: RedoArm, registered: TraceRow[], scratch: T
     `━━ ${arm.name} (${arm.study}, ${arm.browser}) ━━ ${result.rows} rows in ${duration(result.wall_s)}${result.wall_s > 0 ? ` (${(result.rows / result.wall_s).toFixed(2)} rows/s)` : ''}, ${result.workers ?? 1} at once, exit ${result.exit}`,
     `  registered: ${result.registered_file ?? '(none)'} (${result.registered_rows} rows)`,
     `  scratch:    ${result.scratch_file ? path.join(scratchFolder, result.scratch_file) : '(none)'} (${result.rows} rows)`,
+    ...(result.shards ? [`  merged from shards: ${result.shards.map((s) => `${s.shard} ${s.wall_s === null ? '(no summary)' : duration(s.wall_s)}`).join(', ')}`] : []),
   ];
   if (!registered.length || !scratch.length) return [...lines, '  nothing to compare'].join('\n');
   // a slice (or a run that stopped) is set beside the same units of the registered run
@@ -197,14 +234,30 @@ function summaryScreen(summary: RedoSummary, file: string): string {
   body.push(['total', `${summary.arms.reduce((n, a) => n + a.rows, 0)}`, duration(summary.wall_s), '', '', '', String(summary.arms.reduce((n, a) => n + a.flips.length, 0)), String(summary.arms.reduce((n, a) => n + a.flagged_flips.length, 0)), '', '']);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const machines = summary.shard_runs?.length
+    ? [`merged from ${summary.shard_runs.length} shards (wall: the slowest shard's per arm), each one machine's rerun: ${summary.shard_runs.map((r) => `${r.shard} ${duration(r.wall_s)} (load ${r.load_start[0]} → ${r.load_end[0]})`).join(', ')}; on ${summary.shard_runs.length} machines at once: ${duration(Math.max(...summary.shard_runs.map((r) => r.wall_s)))}`]
+    : [];
   return [
-    `══ reproduce REDO: ${summary.arms.length} arm${summary.arms.length === 1 ? '' : 's'} in ${duration(summary.wall_s)} (load ${summary.load_start.join(' ')} → ${summary.load_end.join(' ')}); rows: scratch/registered; flips: outcomes that differ, flagged timing-sensitive in neither run`,
+    `══ reproduce REDO${summary.shard ? ` shard ${summary.shard}` : ''}: ${summary.arms.length} arm${summary.arms.length === 1 ? '' : 's'} in ${duration(summary.wall_s)} (load ${summary.load_start.join(' ')} → ${summary.load_end.join(' ')}); rows: scratch/registered; flips: outcomes that differ, flagged timing-sensitive in neither run`,
     line(header),
     ...body.map(line),
+    ...machines,
     `registered record (data/raw, data/excluded, data/runs.jsonl, manifests/): ${summary.record_unchanged ? 'unchanged' : 'CHANGED'}`,
     `scratch folder: ${summary.scratch}`,
     `written: ${file}`,
   ].join('\n');
+}
+
+/** The n shards' own summary files in the scratch folder (reproduce-redo-shard<i>of<n>.json), in shard order. */
+function shardSummaries(scratch: string, count: number): NonNullable<RedoSummary['shard_runs']> {
+  const out: NonNullable<RedoSummary['shard_runs']> = [];
+  for (let index = 1; index <= count; index++) {
+    const file = path.join(scratch, summaryName({ index, count }));
+    if (!fs.existsSync(file)) continue;
+    const s = validate<RedoSummary>('reproduce-redo', JSON.parse(fs.readFileSync(file, 'utf8')), { file: rel(file) });
+    out.push({ shard: `${index}/${count}`, wall_s: s.wall_s, commit: s.commit, load_start: s.load_start, load_end: s.load_end });
+  }
+  return out;
 }
 
 /** A scratch folder may not lie in the record (a run under data/ or manifests/ of the root would change it), nor hold the root. */
@@ -216,7 +269,7 @@ function checkScratch(scratch: string): void {
   if (within(root(), scratch) || within(scratch, paths.data()) || within(scratch, paths.manifests())) throw new UsageError(messages.redo.scratchInRecord(scratch));
 }
 
-export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: string | null; armB: boolean; arms?: string[]; only?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
+export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: string | null; armB: boolean; arms?: string[]; only?: string; shard?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
   // the registered runs are looked up in the root: this process never writes, its children write to the scratch folder
   delete process.env.RSTACK_SCRATCH;
   const startedAt = new Date();
@@ -229,6 +282,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
       throw new UsageError(`--only takes a regular expression: ${(cause as Error).message}`, cause);
     }
   }
+  const selection: Selection = { only: options.only, shard: parseShard(options.shard) };
   const gated = await gate();
   const busy = runningSessions().filter((s) => s.registered);
   if (busy.length) throw new RStackError(messages.redo.registeredBusy(busy.map((s) => s.session)), { exitCode: 2 });
@@ -241,26 +295,34 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
 
   const chromiumPath = options.chromium;
   fs.mkdirSync(scratch, { recursive: true });
-  log({ kind: 'info', message: messages.redo.start(scratch, chosen.map((a) => a.name), options.only ?? null) });
+  log({ kind: 'info', message: messages.redo.start(scratch, chosen.map((a) => a.name), selectionArgs(selection).join(' ') || null) });
   const before = await hashRecord();
   const loadStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   const startedMs = performance.now();
   const results: RedoArm[] = [];
   let exit = 0;
   for (const [i, arm] of chosen.entries()) {
-    log({ kind: 'info', message: `[${i + 1}/${chosen.length}] ${arm.name}: ${arm.verb} ${arm.args.join(' ')}${options.only !== undefined ? ` --smoke --only ${options.only}` : ''}` });
-    const logFile = path.join(scratch, 'logs', `${arm.name}.txt`);
-    const t0 = performance.now();
-    const ended = await runTarget(arm, scratch, options.only, logFile, chromiumPath);
-    const wallS = Math.round(performance.now() - t0) / 1000;
-    // stopped by the user (Ctrl-C, kill): stop the rerun the same way; a crash is the arm's failure
-    if (ended.signal && ['SIGINT', 'SIGTERM', 'SIGHUP'].includes(ended.signal)) process.kill(process.pid, ended.signal);
-    if (ended.exit !== 0) {
-      log({ kind: 'warn', message: messages.redo.armFailed(arm.name, ended.exit, logFile) });
-      if (exit === 0) exit = ended.exit;
+    const merged = selection.shard || selection.only !== undefined ? null : await mergeScratchShards(arm, scratch);
+    let ended: { exit: number; signal: NodeJS.Signals | null };
+    let wallS: number;
+    if (merged) {
+      // every shard ran (here or on other machines): their merge is the rerun; n machines take the slowest shard's time
+      log({ kind: 'info', message: messages.redo.merged(arm.name, merged.shards.map((s) => s.shard)) });
+      ended = { exit: merged.exit, signal: null };
+      wallS = Math.max(0, ...merged.shards.map((s) => s.wall_s ?? 0));
+    } else {
+      log({ kind: 'info', message: `[${i + 1}/${chosen.length}] ${arm.name}: ${arm.verb} ${[...arm.args, ...selectionArgs(selection)].join(' ')}` });
+      const logFile = path.join(scratch, 'logs', `${arm.name}${selection.shard ? `-shard${selection.shard.index}of${selection.shard.count}` : ''}.txt`);
+      const t0 = performance.now();
+      ended = await runTarget(arm, scratch, selection, logFile, chromiumPath);
+      wallS = Math.round(performance.now() - t0) / 1000;
+      // stopped by the user (Ctrl-C, kill): stop the rerun the same way; a crash is the arm's failure
+      if (ended.signal && ['SIGINT', 'SIGTERM', 'SIGHUP'].includes(ended.signal)) process.kill(process.pid, ended.signal);
+      if (ended.exit !== 0) log({ kind: 'warn', message: messages.redo.armFailed(arm.name, ended.exit, logFile) });
     }
+    if (ended.exit !== 0 && exit === 0) exit = ended.exit;
     const registeredFile = existingRun(arm.naming, false) ?? null;
-    const scratchFile = scratchRunFile(arm, scratch);
+    const scratchFile = scratchRunFile(arm, scratch, selection.shard);
     const [registered, rerun] = [rowsOf(registeredFile), rowsOf(scratchFile)];
     const c = compareRuns(registered, rerun);
     const result: RedoArm = {
@@ -268,7 +330,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
       registered_file: registeredFile ? rel(registeredFile) : null, registered_rows: registered.length,
       scratch_file: scratchFile ? path.relative(scratch, scratchFile).split(path.sep).join('/') : null,
       same: c.same, flips: c.flips.map((f) => ({ unit: f.key, change: flipChange(f) })), flagged_flips: c.flagged.map((f) => ({ unit: f.key, change: flipChange(f) })),
-      only_registered: c.onlyA.length, only_scratch: c.onlyB.length,
+      only_registered: c.onlyA.length, only_scratch: c.onlyB.length, ...(merged ? { shards: merged.shards } : {}),
     };
     results.push(result);
     process.stdout.write(`${armScreen(arm, result, registered, rerun, scratch)}\n\n`);
@@ -279,14 +341,15 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     log({ kind: 'error', message: messages.redo.recordChanged(changed) });
     exit = 1;
   }
+  const shardRuns = results.some((r) => r.shards) ? shardSummaries(scratch, results.find((r) => r.shards)!.shards!.length) : [];
   const code = codeState();
   const summary = validate<RedoSummary>('reproduce-redo', {
     schema: 'reproduce-redo/1', scratch, started_at: startedAt.toISOString(), ended_at: new Date().toISOString(),
-    commit: code.commit, dirty: code.dirty, ledger_head: gated.ledgerHead, selection: options.only ?? null,
+    commit: code.commit, dirty: code.dirty, ledger_head: gated.ledgerHead, selection: options.only ?? null, shard: options.shard ?? null,
     load_start: loadStart, load_end: os.loadavg().map((x) => Math.round(x * 100) / 100), wall_s: wallS,
-    record_unchanged: changed.length === 0, arms: results,
-  }, { file: 'reproduce-redo.json' });
-  const file = path.join(scratch, 'reproduce-redo.json');
+    record_unchanged: changed.length === 0, arms: results, ...(shardRuns.length ? { shard_runs: shardRuns } : {}),
+  }, { file: summaryName(selection.shard) });
+  const file = path.join(scratch, summaryName(selection.shard));
   writeFileAtomic(file, JSON.stringify(summary, null, 2) + '\n');
   process.stdout.write(`${summaryScreen(summary, file)}\n`);
   return { summary, file, exit };
@@ -305,6 +368,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },
       only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },
+      shard: { type: 'string', help: 'i/n: this machine\'s shard of every arm (units i, i+n, …), set beside the same units of the registered runs; run the n shards into copies of one scratch folder (on n machines, or one after another), bring them together, and a rerun without --shard merges each arm\'s shards and compares the whole' },
     },
     async run(values) {
       const { exit } = await reproduceRedo({
@@ -317,6 +381,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         armB: !values['skip-arm-b'],
         arms: values.arms?.split(',').map((s) => s.trim()).filter(Boolean),
         only: values.only,
+        shard: values.shard,
       });
       return exit;
     },

@@ -92,3 +92,58 @@ test('a scratch folder inside the record, or holding the root, is refused before
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a rerun in two shards, then without --shard: each arm merged from its shards, the whole set beside the registered run', { timeout: 600_000 }, async () => {
+  const dir = copyOfRecord();
+  try {
+    const root = path.join(dir, 'root');
+    const scratch = path.join(dir, 'scratch');
+    const before = hashes(root);
+    const redo = (...extra: string[]) =>
+      run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--arms', 'horizon-chromium', '--scratch', scratch, ...extra], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
+    const registeredFile = fs.readdirSync(path.join(root, 'data/raw/layers/horizon')).filter((f) => f.startsWith('layers-horizon-chromium') && f.endsWith('.jsonl'));
+    assert.equal(registeredFile.length, 1);
+    const registered = fs.readFileSync(path.join(root, 'data/raw/layers/horizon', registeredFile[0]!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const key = (r: { condition_id: string; policy: string; horizon_ms?: number }) => `${r.condition_id}|${r.policy}|${r.horizon_ms}`;
+
+    const shardRows: string[][] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const ended = await redo('--shard', shard);
+      assert.equal(ended.exitCode, 0, ended.stderr);
+      const [i, n] = shard.split('/');
+      const summary = JSON.parse(fs.readFileSync(path.join(scratch, `reproduce-redo-shard${i}of${n}.json`), 'utf8'));
+      assert.equal(summary.shard, shard);
+      const arm = summary.arms[0];
+      assert.match(arm.scratch_file, new RegExp(`layers-horizon-chromium-shard${i}of${n}-`));
+      // a shard is set beside the same units of the registered run: every one of its units counted once
+      assert.equal(arm.same + arm.flips.length + arm.flagged_flips.length, arm.rows);
+      assert.equal(arm.only_scratch, 0);
+      assert.equal(arm.only_registered, registered.length - arm.rows);
+      shardRows.push(fs.readFileSync(path.join(scratch, arm.scratch_file), 'utf8').split('\n').filter(Boolean));
+    }
+    assert.equal(shardRows[0]!.length + shardRows[1]!.length, registered.length, 'the two shards hold every unit between them');
+
+    const ended = await redo();
+    assert.equal(ended.exitCode, 0, ended.stderr);
+    assert.match(ended.stderr, /horizon-chromium: the scratch folder holds its shards 1\/2, 2\/2: merged into one run/);
+    assert.deepEqual(hashes(root), before, 'the record is untouched by the shards and the merge');
+    const summary = JSON.parse(fs.readFileSync(path.join(scratch, 'reproduce-redo.json'), 'utf8'));
+    assert.equal(summary.shard, null);
+    assert.deepEqual(summary.shard_runs.map((r: { shard: string }) => r.shard), ['1/2', '2/2']);
+    const arm = summary.arms[0];
+    assert.deepEqual(arm.shards.map((s: { shard: string; exit: number }) => [s.shard, s.exit]), [['1/2', 0], ['2/2', 0]]);
+    assert.equal(arm.wall_s, Math.max(...arm.shards.map((s: { wall_s: number }) => s.wall_s)));
+    assert.equal(arm.rows, registered.length);
+    assert.equal(arm.only_registered, 0);
+    assert.equal(arm.same + arm.flips.length + arm.flagged_flips.length, registered.length);
+    // the merged run holds the shards' rows, unchanged but for the run id, in the registered run's unit order
+    const merged = fs.readFileSync(path.join(scratch, arm.scratch_file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.deepEqual(merged.map(key), registered.map(key));
+    const strip = (r: Record<string, unknown>) => JSON.stringify({ ...r, run_id: null });
+    assert.deepEqual(new Set(merged.map(strip)), new Set(shardRows.flat().map((l) => strip(JSON.parse(l)))));
+    assert.match(ended.stdout, /merged from shards: 1\/2 \d+s, 2\/2 \d+s/);
+    assert.match(ended.stdout, /on 2 machines at once: /);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
