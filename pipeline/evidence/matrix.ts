@@ -75,9 +75,19 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   // the gates are the run's verdict, so the run log records their exit code
   const result = await runArm(options, () => ({
     ...matrixPlan(options.arm, options.browser, (tasks = readTasks(options.tasksFile))),
-    exitOf: (rows: EvidenceRow[], smoke: boolean) => gatesExit(passed((gates = runGates(rows))), smoke),
+    exitOf: (rows: EvidenceRow[], smoke: boolean) => {
+      const verdict = matrixVerdict(rows, smoke);
+      gates = verdict.gates;
+      return verdict.exit;
+    },
   }));
   return { file: result.file, rows: result.rows, tasks, gates, gatesPassed: passed(gates) };
+}
+
+/** The instrumentation gates on a run's finished rows, and the exit code they give the run (and its run log). */
+export function matrixVerdict(rows: EvidenceRow[], smoke: boolean): { gates: GateResult[]; exit: number } {
+  const gates = runGates(rows);
+  return { gates, exit: gatesExit(passed(gates), smoke) };
 }
 
 /** The flags both evidence runners take (run-controlled, run-arm-a). */
