@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# deploy/collect.sh RESULTS: brings the data roots that the shards of a sharded run wrote on other
-# machines (RESULTS/shard-1/, shard-2/, …: each one pod's RSTACK_ROOT) into this tree, so that
+# deploy/collect.sh RESULTS [INTO]: brings the data roots that the shards of a sharded run wrote on
+# other machines (RESULTS/shard-1/, shard-2/, …: each one pod's RSTACK_ROOT) into this tree, so that
 # `make merge` finds every shard here. Run files and excluded files are copied, never over a file
 # that exists with other bytes (exit 2, naming it); the lines of data/runs.jsonl and
 # data/excluded/REASONS.jsonl are appended unless already present. A file this tree has since moved
 # to data/excluded/ (a merged shard) is not brought back. Repeating it adds nothing.
+# INTO (default: this tree, or RSTACK_ROOT) is where they go: for the shards of a rerun
+# (make reproduce REDO=1 SHARD=k/N SCRATCH=RESULTS/shard-k) a scratch folder, which also gets each
+# shard's summary file (reproduce-redo-shard<k>of<N>.json); make reproduce REDO=1 SCRATCH=INTO then
+# merges every arm and compares it.
 set -euo pipefail
 results=${1:-}
 if [ -z "$results" ] || [ ! -d "$results" ]; then
-  echo "usage: deploy/collect.sh RESULTS_DIR   (the folder holding shard-1/, shard-2/, … of one sharded run)" >&2
+  echo "usage: deploy/collect.sh RESULTS_DIR [INTO]   (RESULTS_DIR holds shard-1/, shard-2/, … of one sharded run; INTO: default this tree)" >&2
   exit 2
 fi
-root=${RSTACK_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+root=${2:-${RSTACK_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}}
+mkdir -p "$root"
 shopt -s nullglob
 trees=("$results"/shard-*/)
 if [ ${#trees[@]} -eq 0 ]; then echo "no shard-*/ folder in $results" >&2; exit 2; fi
@@ -39,8 +44,8 @@ for tree in "${trees[@]}"; do
     mkdir -p "$root/$(dirname "$f")"
     cp -p "$tree/$f" "$root/$f"
     copied=$((copied + 1))
-  done < <(cd "$tree" && find data/raw data/excluded -type f ! -name REASONS.jsonl ! -name .gitkeep 2>/dev/null | sort)
+  done < <(cd "$tree" && { find data/raw data/excluded -type f ! -name REASONS.jsonl ! -name .gitkeep 2>/dev/null || true; find . -maxdepth 1 -name 'reproduce-redo-shard*of*.json' -printf '%P\n'; } | sort)
   append_new_lines "$tree/data/excluded/REASONS.jsonl" "$root/data/excluded/REASONS.jsonl"
   append_new_lines "$tree/data/runs.jsonl" "$root/data/runs.jsonl"
 done
-echo "collected ${#trees[@]} shard trees from $results: $copied files copied; next: make merge ARM=<arm>"
+echo "collected ${#trees[@]} shard trees from $results into $root: $copied files copied; next: make merge ARM=<arm> (a rerun's shards: make reproduce REDO=1 SCRATCH=$root)"

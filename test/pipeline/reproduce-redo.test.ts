@@ -93,14 +93,15 @@ test('a scratch folder inside the record, or holding the root, is refused before
   }
 });
 
-test('a rerun in two shards, then without --shard: each arm merged from its shards, the whole set beside the registered run', { timeout: 600_000 }, async () => {
+test('a rerun in two shards, each in a folder of its own as on two machines, collected; then without --shard each arm is merged from its shards and set beside the registered run', { timeout: 600_000 }, async () => {
   const dir = copyOfRecord();
   try {
     const root = path.join(dir, 'root');
+    const results = path.join(dir, 'results');
     const scratch = path.join(dir, 'scratch');
     const before = hashes(root);
-    const redo = (...extra: string[]) =>
-      run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--arms', 'horizon-chromium', '--scratch', scratch, ...extra], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
+    const redo = (into: string, ...extra: string[]) =>
+      run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--arms', 'horizon-chromium', '--scratch', into, ...extra], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
     const registeredFile = fs.readdirSync(path.join(root, 'data/raw/layers/horizon')).filter((f) => f.startsWith('layers-horizon-chromium') && f.endsWith('.jsonl'));
     assert.equal(registeredFile.length, 1);
     const registered = fs.readFileSync(path.join(root, 'data/raw/layers/horizon', registeredFile[0]!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -108,10 +109,11 @@ test('a rerun in two shards, then without --shard: each arm merged from its shar
 
     const shardRows: string[][] = [];
     for (const shard of ['1/2', '2/2']) {
-      const ended = await redo('--shard', shard);
-      assert.equal(ended.exitCode, 0, ended.stderr);
       const [i, n] = shard.split('/');
-      const summary = JSON.parse(fs.readFileSync(path.join(scratch, `reproduce-redo-shard${i}of${n}.json`), 'utf8'));
+      const own = path.join(results, `shard-${i}`);
+      const ended = await redo(own, '--shard', shard);
+      assert.equal(ended.exitCode, 0, ended.stderr);
+      const summary = JSON.parse(fs.readFileSync(path.join(own, `reproduce-redo-shard${i}of${n}.json`), 'utf8'));
       assert.equal(summary.shard, shard);
       const arm = summary.arms[0];
       assert.match(arm.scratch_file, new RegExp(`layers-horizon-chromium-shard${i}of${n}-`));
@@ -119,11 +121,14 @@ test('a rerun in two shards, then without --shard: each arm merged from its shar
       assert.equal(arm.same + arm.flips.length + arm.flagged_flips.length, arm.rows);
       assert.equal(arm.only_scratch, 0);
       assert.equal(arm.only_registered, registered.length - arm.rows);
-      shardRows.push(fs.readFileSync(path.join(scratch, arm.scratch_file), 'utf8').split('\n').filter(Boolean));
+      shardRows.push(fs.readFileSync(path.join(own, arm.scratch_file), 'utf8').split('\n').filter(Boolean));
     }
     assert.equal(shardRows[0]!.length + shardRows[1]!.length, registered.length, 'the two shards hold every unit between them');
 
-    const ended = await redo();
+    const collected = await run('bash', [path.join(codeRoot, 'deploy/collect.sh'), results, scratch], { cwd: codeRoot });
+    assert.equal(collected.exitCode, 0, collected.stderr);
+    assert.ok(fs.existsSync(path.join(scratch, 'reproduce-redo-shard2of2.json')), "collect.sh brings each shard's summary file");
+    const ended = await redo(scratch);
     assert.equal(ended.exitCode, 0, ended.stderr);
     assert.match(ended.stderr, /horizon-chromium: the scratch folder holds its shards 1\/2, 2\/2: merged into one run/);
     assert.deepEqual(hashes(root), before, 'the record is untouched by the shards and the merge');
