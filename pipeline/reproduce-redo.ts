@@ -296,6 +296,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
   const chromiumPath = options.chromium;
   fs.mkdirSync(scratch, { recursive: true });
   log({ kind: 'info', message: messages.redo.start(scratch, chosen.map((a) => a.name), selectionArgs(selection).join(' ') || null) });
+  const code = codeState(); // the code that runs, as it is when the rerun starts
   const before = await hashRecord();
   const loadStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   const startedMs = performance.now();
@@ -342,10 +343,9 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     exit = 1;
   }
   const shardRuns = results.some((r) => r.shards) ? shardSummaries(scratch, results.find((r) => r.shards)!.shards!.length) : [];
-  const code = codeState();
   const summary = validate<RedoSummary>('reproduce-redo', {
     schema: 'reproduce-redo/1', scratch, started_at: startedAt.toISOString(), ended_at: new Date().toISOString(),
-    commit: code.commit, dirty: code.dirty, ledger_head: gated.ledgerHead, selection: options.only ?? null, shard: options.shard ?? null,
+    commit: code.commit, dirty: code.dirty, ledger_head: gated.ledgerHead, selection: options.only ?? null, shard: selection.shard ? shardText(selection.shard) : null,
     load_start: loadStart, load_end: os.loadavg().map((x) => Math.round(x * 100) / 100), wall_s: wallS,
     record_unchanged: changed.length === 0, arms: results, ...(shardRuns.length ? { shard_runs: shardRuns } : {}),
   }, { file: summaryName(selection.shard) });
