@@ -20,7 +20,7 @@ REDO ?= 0
 # a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own defaults (pipeline/browser/speed.ts)
 # SHARD=i/n SCRATCH=DIR: one machine's shard of the rerun; the n shards' folders brought together, a rerun
 # without SHARD merges each arm and compares the whole
-REDO_WORKERS = $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(if $(SHARD),--shard $(SHARD),) $(if $(SCRATCH),--scratch $(SCRATCH),)
+REDO_ARGS = $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(if $(SHARD),--shard $(SHARD),) $(if $(SCRATCH),--scratch $(SCRATCH),)
 
 .PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon run-agent
 
@@ -90,7 +90,7 @@ ifeq ($(ARM_B),0)
 else
 	@echo "reproduce: Arm B: installs Debian's wordpress, apache2, libapache2-mod-php, php-mysql, php-cli, mariadb-server if missing, starts them on 127.0.0.1 only, stops them after (ARM_B=0 skips this)" >&2
 endif
-	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(REDO_WORKERS) $(ARGS)
+	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(REDO_ARGS) $(ARGS)
 	@$(RSTACKBENCH) verify
 else
 	@$(MAKE) --no-print-directory run-layers run-horizon

@@ -167,23 +167,32 @@ function scratchRunFile(arm: Arm, scratch: string, shard: Selection['shard']): s
 /** The summary file of a rerun: one per shard, so the n shards of one rerun can share a scratch folder. */
 const summaryName = (shard: Selection['shard']) => (shard ? `reproduce-redo-shard${shard.index}of${shard.count}.json` : 'reproduce-redo.json');
 
+/** The shards' summary files in the scratch folder (reproduce-redo-shard<i>of<n>.json), read once, by `i/n`. */
+function readShardSummaries(scratch: string): Map<string, RedoSummary> {
+  const found = (fs.existsSync(scratch) ? fs.readdirSync(scratch) : [])
+    .map((name) => ({ name, m: /^reproduce-redo-shard(\d+)of(\d+)\.json$/.exec(name) }))
+    .filter((f) => f.m)
+    .map(({ name, m }) => ({ file: path.join(scratch, name), index: Number(m![1]), count: Number(m![2]) }))
+    .sort((a, b) => a.count - b.count || a.index - b.index);
+  return new Map(found.map((f) => [`${f.index}/${f.count}`, validate<RedoSummary>('reproduce-redo', JSON.parse(fs.readFileSync(f.file, 'utf8')), { file: rel(f.file) })]));
+}
+
 /**
  * The shards' own reruns of an arm, when the scratch folder holds its shard files (n machines each ran
- * `--shard i/n` into a copy of it, collected here; or one machine ran them one after another): they are
- * merged into one scratch run (make merge's own step, row for row a single run), and each shard's time is
- * read from its summary file. null when there are no shard files of the arm.
+ * `--shard i/n` into a folder of its own, collected here by deploy/collect.sh; or one machine ran them one
+ * after another): they are merged into one scratch run (make merge's own step, row for row a single run),
+ * and each shard's time for the arm is taken from its summary. null when there are no shard files of the arm.
  */
-async function mergeScratchShards(arm: Arm, scratch: string): Promise<{ shards: NonNullable<RedoArm['shards']>; exit: number } | null> {
+async function mergeScratchShards(arm: Arm, scratch: string, summaries: Map<string, RedoSummary>): Promise<{ shards: NonNullable<RedoArm['shards']>; exit: number } | null> {
   if (!arm.plan) return null;
-  process.env.RSTACK_SCRATCH = scratch;
+  process.env.RSTACK_SCRATCH = scratch; // make merge's step reads and writes the output root: here, the scratch folder
   try {
     if (!shardFiles(arm.plan).length) return null;
     const merged = await mergeShards(arm.plan);
-    const count = merged.shards[0]!.count;
     const shards = merged.shards.map((s) => {
-      const file = path.join(scratch, summaryName({ index: s.index, count }));
-      const own = fs.existsSync(file) ? validate<RedoSummary>('reproduce-redo', JSON.parse(fs.readFileSync(file, 'utf8')), { file: rel(file) }).arms.find((a) => a.arm === arm.name) : undefined;
-      return { shard: `${s.index}/${count}`, wall_s: own?.wall_s ?? null, exit: own?.exit ?? null };
+      const shard = `${s.index}/${s.count}`;
+      const own = summaries.get(shard)?.arms.find((a) => a.arm === arm.name);
+      return { shard, wall_s: own?.wall_s ?? null, exit: own?.exit ?? null };
     });
     return { shards, exit: shards.find((s) => s.exit)?.exit ?? 0 };
   } finally {
@@ -248,18 +257,6 @@ function summaryScreen(summary: RedoSummary, file: string): string {
   ].join('\n');
 }
 
-/** The n shards' own summary files in the scratch folder (reproduce-redo-shard<i>of<n>.json), in shard order. */
-function shardSummaries(scratch: string, count: number): NonNullable<RedoSummary['shard_runs']> {
-  const out: NonNullable<RedoSummary['shard_runs']> = [];
-  for (let index = 1; index <= count; index++) {
-    const file = path.join(scratch, summaryName({ index, count }));
-    if (!fs.existsSync(file)) continue;
-    const s = validate<RedoSummary>('reproduce-redo', JSON.parse(fs.readFileSync(file, 'utf8')), { file: rel(file) });
-    out.push({ shard: `${index}/${count}`, wall_s: s.wall_s, commit: s.commit, load_start: s.load_start, load_end: s.load_end });
-  }
-  return out;
-}
-
 /** A scratch folder may not lie in the record (a run under data/ or manifests/ of the root would change it), nor hold the root. */
 function checkScratch(scratch: string): void {
   const within = (p: string, dir: string) => {
@@ -301,9 +298,10 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
   const loadStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   const startedMs = performance.now();
   const results: RedoArm[] = [];
+  const shardSummaries = selection.shard ? new Map<string, RedoSummary>() : readShardSummaries(scratch);
   let exit = 0;
   for (const [i, arm] of chosen.entries()) {
-    const merged = selection.shard || selection.only !== undefined ? null : await mergeScratchShards(arm, scratch);
+    const merged = selection.shard || selection.only !== undefined ? null : await mergeScratchShards(arm, scratch, shardSummaries);
     let ended: { exit: number; signal: NodeJS.Signals | null };
     let wallS: number;
     if (merged) {
@@ -342,7 +340,9 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     log({ kind: 'error', message: messages.redo.recordChanged(changed) });
     exit = 1;
   }
-  const shardRuns = results.some((r) => r.shards) ? shardSummaries(scratch, results.find((r) => r.shards)!.shards!.length) : [];
+  // the shards the arms were merged from, as each shard's own summary tells its rerun
+  const mergedFrom = new Set(results.flatMap((r) => r.shards?.map((s) => s.shard) ?? []));
+  const shardRuns = [...shardSummaries].filter(([shard]) => mergedFrom.has(shard)).map(([shard, r]) => ({ shard, wall_s: r.wall_s, commit: r.commit, load_start: r.load_start, load_end: r.load_end }));
   const summary = validate<RedoSummary>('reproduce-redo', {
     schema: 'reproduce-redo/1', scratch, started_at: startedAt.toISOString(), ended_at: new Date().toISOString(),
     commit: code.commit, dirty: code.dirty, ledger_head: gated.ledgerHead, selection: options.only ?? null, shard: selection.shard ? shardText(selection.shard) : null,

@@ -35,7 +35,7 @@ test("the run's exit on its finished rows, on the registered runs: Arm A passes 
   // the record's own deviation: one background row of the registered controlled run failed its gate (amendments 1)
   const controlled = matrixVerdict(registeredRows('controlled'), true);
   assert.deepEqual(controlled.gates.filter((g) => g.failed.length).map((g) => [g.id, g.failed.length]), [['background-not-correlated', 1]]);
-  assert.equal(controlled.exit, 1, 'as a smoke run, those rows exit 1, and the run log says so');
+  assert.equal(controlled.exit, 1, 'as a smoke run, those rows exit 1 (the exit the run log records: test/pipeline/kernel/run.test.ts)');
   assert.equal(matrixVerdict(registeredRows('controlled'), false).exit, 0, 'a registered run reports it and exits 0 (amendments 1)');
   // one row whose page clock was mapped no tighter than 50 ms, as under a stalled machine
   const loose = armA.map((r, i) => (i !== 7 ? r : { ...r, events: r.events.map((e) => (e.type === 'clock-sync' ? { ...e, detail: { ...e.detail, page_uncertainty_ms: 50 } } : e)) }));
