@@ -70,12 +70,26 @@ for (const name of ['chromium', 'firefox'] as BrowserName[]) {
 
 test('a plain CDP endpoint: Chromium connects over CDP and the browser outlives the run; Firefox is refused', async (t) => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-cdp-'));
-  const child = spawn('/usr/bin/chromium', [...chromiumArgs, '--headless=new', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/bin/chromium', [...chromiumArgs, '--headless=new', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   t.after(async () => {
-    if (child.exitCode === null) {
-      child.kill();
-      await new Promise((r) => child.once('exit', r));
+    // the whole process group: Chromium's helper processes outlive a killed main process and go on
+    // writing into the profile (rmSync then fails with ENOTEMPTY)
+    const exited = child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve();
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
     }
+    await exited;
+    const groupAlive = () => {
+      try {
+        process.kill(-child.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100));
     fs.rmSync(profile, { recursive: true, force: true });
   });
   const endpoint = await new Promise<string>((resolve, reject) => {
