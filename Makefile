@@ -15,7 +15,7 @@ ARGS ?=
 # ARM_B=0 make reproduce: skip Arm B (no WordPress, MariaDB, Apache, PHP installed or started)
 ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
-# registered run; the registered record stays untouched (pipeline/reproduce-redo.ts)
+# registered run; the registered record stays untouched (pipeline/steps/reproduce-redo.ts)
 REDO ?= 0
 # a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own defaults (pipeline/browser/speed.ts)
 # SHARD=i/n SCRATCH=DIR: one machine's shard of the rerun; the n shards' folders brought together, a rerun
@@ -29,7 +29,7 @@ help: ## list the targets
 
 # setup stays plain bash: it runs before node_modules (and so bin/rstackbench) exists
 setup: ## install what is missing: Debian's chromium and firefox-esr, then npm ci
-	@bash pipeline/setup.sh
+	@bash pipeline/steps/setup.sh
 
 freeze: setup ## hash prereg/*.md, data/tasks/** and data/labels/** into a new ledger entry (REASON="...")
 	@$(RSTACKBENCH) freeze $(if $(REASON),--reason "$(REASON)",)

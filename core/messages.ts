@@ -105,7 +105,7 @@ export const messages = {
     stillRunning: (sessions: string[]) => `refusing to merge: shard sessions still run (${sessions.join(', ')}); wait for them to end`,
     merged: (file: string, rows: number, shards: number) => `${file}: ${rows} rows merged from ${shards} shards (moved to data/excluded/ with the reason)`,
   },
-  // make reproduce REDO=1 (pipeline/reproduce-redo.ts)
+  // make reproduce REDO=1 (pipeline/steps/reproduce-redo.ts)
   redo: {
     scratchInRecord: (dir: string) =>
       `refusing to rerun into ${dir}: the scratch folder must lie outside data/ and manifests/ of the root (the record a rerun leaves untouched), and may not hold the root. Default: scratch/reproduce-<time>`,

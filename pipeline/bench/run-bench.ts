@@ -27,7 +27,7 @@ import type { RunPlan } from '../kernel/run.ts';
 import { layersPlan, unitsFor, type LayersUnit } from '../layers/arms.ts';
 import { matrixPlan, readTasks } from '../evidence/matrix.ts';
 import { evidenceTasksPath } from '../evidence/tasks-file.ts';
-import { compareRuns, unitOf, timingSensitive } from '../compare.ts';
+import { compareRuns, unitOf, timingSensitive } from '../steps/compare.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { blocksOf, stratifiedSample } from './slices.ts';
 import { runBlock, type BlockOutcome, type Harness } from './harness.ts';

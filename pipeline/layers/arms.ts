@@ -84,7 +84,7 @@ async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
   return 0;
 }
 
-/** Each arm's run target (pipeline/run-layers.ts, pipeline/run-horizon.ts) as its --help names it. */
+/** Each arm's run target (pipeline/layers/run-layers.ts, pipeline/layers/run-horizon.ts) as its --help names it. */
 const runTargets: Record<LayersArm, { name: string; summary: string; usage: string }> = {
   main: {
     name: 'make run-layers',

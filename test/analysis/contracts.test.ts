@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths, codeRoot } from '../../core/paths.ts';
-import { generateContracts } from '../../pipeline/contracts.ts';
+import { generateContracts } from '../../pipeline/steps/contracts.ts';
 import { traceColumns } from '../../analysis/columns.ts';
 
 test('core/contracts.ts is what schemas/ generate (make contracts)', async () => {

@@ -22,10 +22,10 @@ function row(runId: string, head: string, at: number, condition: string, vts: bo
 test('an amendment frozen after a registered attempt is listed with that attempt as its trigger, and the attempt with its successor', async (t) => {
   const tree = makeTree();
   t.after(tree.cleanup);
-  await runScript(tree, 'freeze.ts', ['--reason', 'v1']);
+  await runScript(tree, 'steps/freeze.ts', ['--reason', 'v1']);
   const [e0] = heads(tree.file('manifests/ledger.jsonl'));
   tree.write('prereg/sample-amendment-1.md', samplePrereg('sample-amendment-1').replace('supersedes: null', 'supersedes: sample\ntitle: a late look is timing-sensitive'));
-  await runScript(tree, 'freeze.ts', ['--reason', 'amendment 1']);
+  await runScript(tree, 'steps/freeze.ts', ['--reason', 'amendment 1']);
   const [, e1] = heads(tree.file('manifests/ledger.jsonl'));
   // a registered attempt gated by v1 whose rows lie between the two freezes, later moved aside (as --redo does)
   const attempt = 'layers-main-chromium-attempt';
@@ -78,9 +78,9 @@ test('an amendment frozen after a registered attempt is listed with that attempt
 test('an amendment frozen with no run before it says so, rather than inventing a trigger', async (t) => {
   const tree = makeTree();
   t.after(tree.cleanup);
-  await runScript(tree, 'freeze.ts', ['--reason', 'v1']);
+  await runScript(tree, 'steps/freeze.ts', ['--reason', 'v1']);
   tree.write('prereg/sample-amendment-1.md', samplePrereg('sample-amendment-1').replace('supersedes: null', 'supersedes: sample\ntrigger: a failing test'));
-  await runScript(tree, 'freeze.ts', ['--reason', 'amendment 1']);
+  await runScript(tree, 'steps/freeze.ts', ['--reason', 'amendment 1']);
   const a = deviations().deviations_amendments.find((r) => r.id === 'sample-amendment-1')!;
   assert.equal(a.record_trigger, 'none recorded');
   assert.equal(a.trigger_runs, null);
@@ -90,7 +90,7 @@ test('an amendment frozen with no run before it says so, rather than inventing a
 test('shard files make merge moved aside are listed as merged, not as attempts a redo replaced', async (t) => {
   const tree = makeTree();
   t.after(tree.cleanup);
-  await runScript(tree, 'freeze.ts', ['--reason', 'v1']);
+  await runScript(tree, 'steps/freeze.ts', ['--reason', 'v1']);
   const [e0] = heads(tree.file('manifests/ledger.jsonl'));
   const shard = 'layers-main-chromium-shard1of2-x';
   tree.write(`data/excluded/layers/main/${shard}.jsonl`, row(shard, e0!.hash, e0!.at + 1000, 'c1', true) + '\n');

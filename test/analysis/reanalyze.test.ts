@@ -157,7 +157,7 @@ test('make reanalyze exits nonzero and names the cell when recount and SQL disag
   let status = 0;
   let stderr = '';
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', path.join(codeRoot, 'pipeline', 'reanalyze.ts')], { env: { ...process.env, RSTACK_ROOT: root }, stdio: 'pipe', cwd: codeRoot });
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(codeRoot, 'pipeline', 'steps', 'reanalyze.ts')], { env: { ...process.env, RSTACK_ROOT: root }, stdio: 'pipe', cwd: codeRoot });
   } catch (error) {
     status = (error as { status: number }).status;
     stderr = String((error as { stderr: Buffer }).stderr);

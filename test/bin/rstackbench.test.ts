@@ -27,6 +27,14 @@ test('the verbs table is valid, every script exists, and every verb the Makefile
   assert.doesNotMatch(makefile, /\$\(TSX\) pipeline\//, 'no Make target bypasses the CLI');
 });
 
+test('pipeline/ holds the verbs table and folders only: each verb lives in its study\'s, arm\'s or the steps\' folder', () => {
+  const loose = fs.readdirSync(path.join(codeRoot, 'pipeline'), { withFileTypes: true }).filter((e) => e.isFile() && e.name !== 'verbs.json').map((e) => e.name);
+  assert.deepEqual(loose, [], `files loose in pipeline/: ${loose.join(', ')}`);
+  for (const { script } of Object.values(table().verbs)) {
+    if (script.startsWith('pipeline/')) assert.match(script, /^pipeline\/[a-z-]+\/.+/, `${script} sits in a folder of pipeline/`);
+  }
+});
+
 test('--help lists every verb and exits 0; an unknown verb or none exits 2 with the list', async (t) => {
   const tree = makeTree();
   t.after(tree.cleanup);

@@ -37,7 +37,7 @@ test('two pods run one shard each in trees of their own; collect.sh and merge jo
     for (const p of ['prereg', 'manifests/ledger.jsonl', 'data/tasks']) fs.cpSync(home.file(p), path.join(root, p), { recursive: true });
     return { root, file: (p) => path.join(root, p), write: () => undefined, cleanup: () => undefined };
   });
-  const runs = await Promise.all(pods.map((pod, k) => runScript(pod, 'run-layers.ts', ['--browser', 'chromium', '--shard', `${k + 1}/2`])));
+  const runs = await Promise.all(pods.map((pod, k) => runScript(pod, 'layers/run-layers.ts', ['--browser', 'chromium', '--shard', `${k + 1}/2`])));
   for (const r of runs) assert.equal(r.exitCode, 0, r.stderr);
 
   // a file here with the same name and other bytes is refused (exit 2), nothing overwritten
@@ -52,7 +52,7 @@ test('two pods run one shard each in trees of their own; collect.sh and merge jo
   const shardSessions = readRunLog().filter((l) => /-shard[12]of2-/.test(l.run_id));
   assert.equal(shardSessions.length, 4, 'each pod\'s start and end, once each');
 
-  const merged = await runScript(home, 'merge.ts', ['--arm', 'main', '--browser', 'chromium']);
+  const merged = await runScript(home, 'steps/merge.ts', ['--arm', 'main', '--browser', 'chromium']);
   assert.equal(merged.exitCode, 0, merged.stderr);
   const raw = paths.rawArm('layers', 'main');
   const files = fs.readdirSync(raw).filter((f) => f.endsWith('.jsonl'));

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { codeRoot } from '../../core/paths.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
-import { generateLayersTasks } from '../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../pipeline/layers/generate.ts';
 import { MAIN_BOUNDARY_MS } from '../../pipeline/layers/protocol.ts';
 import { processAgent } from '../../pipeline/agents/process-agent.ts';
 import { runAgentTrace } from '../../pipeline/agents/agent-trace.ts';

@@ -13,7 +13,7 @@ import type { TimelineEvent } from '../../analysis/rows.ts';
 import { renderFigures } from '../../figures/render.ts';
 import { buildPaper, explanationsFile, paperSource, readSourceValues, writePaperHtml, type BuiltPaper } from '../../paper/build.ts';
 import { typedNumbers } from '../../paper/typed-numbers.ts';
-import { printPdf } from '../../pipeline/paper.ts';
+import { printPdf } from '../../pipeline/steps/paper.ts';
 import { formatValue, parsePlaceholder, parseWhere } from '../../paper/template.ts';
 
 let root: string;

@@ -1,7 +1,7 @@
 // A production manifest (schemas/production-manifest.schema.json) and the labels made from it.
 //
 //   data/tasks/arm-b/manifest.json      the default sample: the local WordPress (make production-site)
-//   data/labels/arm-b/labels.json       its truth labels (pipeline/label-arm-b.ts)
+//   data/labels/arm-b/labels.json       its truth labels (pipeline/evidence/arm-b/label-arm-b.ts)
 //   data/tasks/arm-b/<name>.json        another sample (ARM_B_MANIFEST) → data/labels/arm-b/<name>.labels.json
 //
 // Both live under the frozen roots: the gate refuses a run when either changed after the freeze.

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { observerExtensionFiles, startObserver } from '../../../pipeline/agents/observer-extension.ts';
-import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 
 test('the extension files hold no layer, severity, condition id or fault parameter', () => {
   const files = Object.values(observerExtensionFiles('http://127.0.0.1:1/token')).join('\n');

@@ -11,7 +11,7 @@ import { codeRoot } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { sha256 } from '../../../core/hash.ts';
 import type { TraceRow } from '../../../core/contracts.ts';
-import { compareRuns } from '../../../pipeline/compare.ts';
+import { compareRuns } from '../../../pipeline/steps/compare.ts';
 
 const registeredState = () =>
   ['data/runs.jsonl', 'manifests/ledger.jsonl', 'manifests/data.sha256']

@@ -39,7 +39,7 @@ test('make demo refuses with exit code 3 after a prereg changed', async (t) => {
   t.after(tree.cleanup);
   await freeze('test');
   fs.appendFileSync(tree.file('prereg/sample.md'), 'x\n');
-  const demo = await runScript(tree, 'demo.ts');
+  const demo = await runScript(tree, 'layers/demo.ts');
   assert.equal(demo.exitCode, 3, demo.stderr);
   assert.match(demo.stderr, /prereg\/sample\.md/);
   assert.equal(demo.stdout, '');

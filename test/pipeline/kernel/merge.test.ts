@@ -48,7 +48,7 @@ test('two shards merge into one registered run equal, row for row, to a single-m
   assert.match(shard1.runId, /^layers-main-chromium-shard1of2-\d{8}T\d{6}$/);
   assert.equal(existingRun({ study: 'layers', arm: 'main', prefix: 'layers-main-chromium', stamped: true }, false), undefined, 'a shard file is not the arm\'s single-machine run');
 
-  const merge = () => runScript(tree, 'merge.ts', ['--arm', 'main', '--browser', 'chromium']);
+  const merge = () => runScript(tree, 'steps/merge.ts', ['--arm', 'main', '--browser', 'chromium']);
   let r = await merge();
   assert.equal(r.exitCode, 2, r.stderr);
   assert.match(r.stderr, /shard 2\/2: missing/);

@@ -13,8 +13,8 @@ test('a prereg promising a table that does not exist fails make verify, naming t
   const tree = makeTree();
   t.after(tree.cleanup);
   tree.write('prereg/promising.md', withPromises('promising', ['no_such_table']));
-  await runScript(tree, 'freeze.ts', ['--reason', 'promises']);
-  const bad = await runScript(tree, 'verify.ts');
+  await runScript(tree, 'steps/freeze.ts', ['--reason', 'promises']);
+  const bad = await runScript(tree, 'steps/verify.ts');
   assert.equal(bad.exitCode, 1, bad.stdout + bad.stderr);
   assert.match(bad.stdout, /FAIL prereg\/promising\.md promises table no_such_table, which is not in analysis\/out/);
 });

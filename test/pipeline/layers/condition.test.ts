@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser } from '../../../pipeline/browser/launch.ts';
 import { startFixtureServer } from '../../../fixtures/server.ts';
-import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 import { selectorOnly } from '../../../pipeline/layers/policies/selector-only.ts';
 import type { LayersPolicy } from '../../../pipeline/layers/policies/policy.ts';
 import { policyAgent } from '../../../pipeline/layers/policies/agent.ts';

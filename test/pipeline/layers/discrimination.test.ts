@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
 import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
-import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
 import { runLayersTrace, type LayersOutcome } from '../../../pipeline/layers/condition.ts';
 import { policyAgent } from '../../../pipeline/layers/policies/agent.ts';

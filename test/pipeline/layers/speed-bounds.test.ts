@@ -2,7 +2,7 @@
 // decide and what they leave open. Rows built by hand; the conditions are the generated ones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 import { speedVerdictOfRow, type RowFields } from '../../../pipeline/layers/speed-bounds.ts';
 
 const tasks = generateLayersTasks();

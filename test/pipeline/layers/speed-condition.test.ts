@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
 import { startFixtureServer } from '../../../fixtures/server.ts';
-import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 import { layersPolicies } from '../../../pipeline/layers/policies/index.ts';
 import { policyAgent } from '../../../pipeline/layers/policies/agent.ts';
 import { runLayersTrace } from '../../../pipeline/layers/condition.ts';

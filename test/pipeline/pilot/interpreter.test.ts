@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser } from '../../../pipeline/browser/launch.ts';
 import { startFixtureServer } from '../../../fixtures/server.ts';
-import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 import { runPilotTrace } from '../../../pipeline/pilot/condition.ts';
 import type { Plan } from '../../../pipeline/pilot/plan.ts';
 import type { LayersTask } from '../../../core/layers.ts';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planProblems } from '../../../pipeline/pilot/plan.ts';
 import { drawPilotSample, PILOT_SEED } from '../../../pipeline/pilot/sample.ts';
-import { generateLayersTasks } from '../../../pipeline/layers/tasks.ts';
+import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 import { planningMessages, readPrompts } from '../../../pipeline/pilot/prompts.ts';
 
 const valid = {

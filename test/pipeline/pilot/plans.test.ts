@@ -94,13 +94,13 @@ test('the client steps down from a JSON-schema response_format the server reject
 test('without an endpoint or frozen plans, pilot-plans and run-pilot name PILOT_BASE_URL and exit 2; --all skips', async (t) => {
   const tree = pilotTree();
   t.after(tree.cleanup);
-  const plans = await run(tree, 'pilot-plans.ts', []);
+  const plans = await run(tree, 'pilot/pilot-plans.ts', []);
   assert.equal(plans.exitCode, 2);
   assert.match(plans.stderr, /PILOT_BASE_URL/);
-  const exec = await run(tree, 'run-pilot.ts', []);
+  const exec = await run(tree, 'pilot/run-pilot.ts', []);
   assert.equal(exec.exitCode, 2);
   assert.match(exec.stderr, /PILOT_BASE_URL/);
-  const all = await run(tree, 'run-pilot.ts', ['--all']);
+  const all = await run(tree, 'pilot/run-pilot.ts', ['--all']);
   assert.equal(all.exitCode, 0);
   assert.match(all.stderr, /pilot is skipped/);
 });
@@ -111,9 +111,9 @@ test('pilot-plans: valid plans are written, the invalid answer and the HTTP 500 
   const server = await startTestServer((n) => (n === 2 ? 'not-json' : n === 3 ? 'http-500' : 'plan'));
   t.after(server.close);
   const env = { PILOT_BASE_URL: server.base, PILOT_MODEL: 'test-model' };
-  assert.equal((await run(tree, 'freeze.ts', ['--reason', 'pilot prereg and sample'])).exitCode, 0);
+  assert.equal((await run(tree, 'steps/freeze.ts', ['--reason', 'pilot prereg and sample'])).exitCode, 0);
 
-  const first = await run(tree, 'pilot-plans.ts', ['--run', 'test-run'], env);
+  const first = await run(tree, 'pilot/pilot-plans.ts', ['--run', 'test-run'], env);
   assert.equal(first.exitCode, 1, first.stderr);
   assert.match(first.stdout, /58 of 60 plans/);
   assert.equal(server.received.length, 60);
@@ -138,22 +138,22 @@ test('pilot-plans: valid plans are written, the invalid answer and the HTTP 500 
   assert.equal(reasons.filter((r) => r.file === 'data/excluded/pilot/test-run.jsonl').length, 2);
 
   // not frozen yet: nothing is executed
-  const early = await run(tree, 'run-pilot.ts', ['--plans', 'data/plans/test-run.jsonl', '--smoke']);
+  const early = await run(tree, 'pilot/run-pilot.ts', ['--plans', 'data/plans/test-run.jsonl', '--smoke']);
   assert.equal(early.exitCode, 3, early.stderr);
 
   // asked again, the two missing plans arrive; the file is complete
-  const second = await run(tree, 'pilot-plans.ts', ['--run', 'test-run'], env);
+  const second = await run(tree, 'pilot/pilot-plans.ts', ['--run', 'test-run'], env);
   assert.equal(second.exitCode, 0, second.stderr);
   assert.equal(server.received.length, 62);
   assert.equal(readJsonl(planFile).length, 60);
 
-  assert.equal((await run(tree, 'freeze.ts', ['--reason', 'pilot plans test-run'])).exitCode, 0);
-  const again = await run(tree, 'pilot-plans.ts', ['--run', 'test-run'], env);
+  assert.equal((await run(tree, 'steps/freeze.ts', ['--reason', 'pilot plans test-run'])).exitCode, 0);
+  const again = await run(tree, 'pilot/pilot-plans.ts', ['--run', 'test-run'], env);
   assert.equal(again.exitCode, 2, 'a frozen plan file is never appended to');
   assert.match(again.stderr, /is frozen/);
 
   // executed without any model: the endpoint is unset
-  const exec = await run(tree, 'run-pilot.ts', ['--plans', 'data/plans/test-run.jsonl', '--smoke', '--only', '^cards-(baseline|action)-']);
+  const exec = await run(tree, 'pilot/run-pilot.ts', ['--plans', 'data/plans/test-run.jsonl', '--smoke', '--only', '^cards-(baseline|action)-']);
   assert.equal(exec.exitCode, 0, exec.stderr);
   const dir = tree.file('data/excluded/layers/pilot');
   const runFile = fs.readdirSync(dir).find((f) => f.endsWith('.jsonl') && !f.includes('failed-attempts'))!;

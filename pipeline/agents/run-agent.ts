@@ -1,0 +1,39 @@
+// make run-agent: an outside agent, any language, on the 288 `layers` conditions (arm `agent`).
+// Reads: the ledger (gate), data/tasks/layers.jsonl, a frozen prereg/agent-<name>.md (registered runs).
+// Writes: data/raw/layers/agent/<run>.jsonl and the agent's stderr beside it (data/excluded/ for
+// --smoke), manifests/data.sha256. Prints claimed done, AS, VTS and false completion per layer.
+import { main } from '../../core/cli.ts';
+import { log } from '../../core/log.ts';
+import { rel } from '../../core/paths.ts';
+import { runSummary } from '../../analysis/run-summary.ts';
+import { parseBrowserName } from '../browser/launch.ts';
+import { runArm } from '../kernel/run.ts';
+import { armOptions } from '../layers/arms.ts';
+import { runFlags } from '../kernel/run-flags.ts';
+import { agentOptions, agentPlan, timeoutOf } from './arm.ts';
+import { agentIdentity, splitFiles } from './identity.ts';
+
+await main({
+  name: 'make run-agent',
+  summary: 'score an outside agent on the 288 `layers` conditions: its claim against what the server persisted',
+  usage: 'make run-agent AGENT="python3 my_agent.py" [AGENT_FILES="my_agent.py"] [ARGS="--smoke --only cards-baseline --agent-timeout-ms 90000"]',
+  options: { ...armOptions, ...agentOptions },
+  async run(values) {
+    const browser = parseBrowserName(values.browser);
+    const identity = agentIdentity({
+      command: values.agent ?? process.env.AGENT ?? '',
+      files: splitFiles(values['agent-files'] ?? process.env.AGENT_FILES),
+      name: values['agent-name'],
+    });
+    const timeoutMs = timeoutOf(values['agent-timeout-ms']);
+    const flags = runFlags(values);
+    const result = await runArm(flags, () => agentPlan({ identity, browser, timeoutMs, smoke: flags.smoke }));
+    process.stdout.write(
+      `layers/agent ${identity.name} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n` +
+        `${runSummary(result.rows, [{ name: 'agent_by_layer', hide: ['browser', 'agent', 'agent_sha256', 'as_rate', 'claimed_rate', 'median_latency_ms'] }])}\n`,
+    );
+    const errors = result.rows.filter((r) => r.error).length;
+    if (errors) log({ kind: 'warn', message: `${errors} conditions gave no claim (timeout, crash or no claim line): see the rows' error field and the agent's stderr beside the run` });
+    return 0;
+  },
+});

@@ -1,0 +1,79 @@
+// make bench: the naive harness against ours, side by side on the same seeded slices, alternating
+// block by block; writes bench/results.json (committed) and its rows to bench/scratch/ (not).
+// ARGS=--load: the load trial instead — ours unloaded against ours under a CPU hog on every core;
+// writes bench/load-results.json. The flow is drawn at the top of pipeline/bench/run-bench.ts.
+// Reads: the ledger (gate, read only), data/tasks, data/raw (the registered rows, for flips).
+// Writes: bench/ only — never data/, data/runs.jsonl, the ledger or manifests/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { main, intOption } from '../../core/cli.ts';
+import { UsageError } from '../../core/errors.ts';
+import { codeRoot, rel } from '../../core/paths.ts';
+import { runBench, sliceIds, type SliceId } from '../bench/run-bench.ts';
+import type { Harness } from '../bench/harness.ts';
+import { executablePath } from '../browser/launch.ts';
+import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
+
+/** ours' defaults (chosen with the bench; see README "Speed" and pipeline/browser/speed.ts) */
+export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium } as const;
+
+const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+
+await main({
+  name: 'rstackbench bench',
+  summary: 'the naive harness against ours on the same stratified slices (layers in Chromium and Firefox, evidence in Chromium): wall times, ratios, overhead, peak memory, flips',
+  usage: 'make bench [ARGS="--load" | "--slice-size 48 --evidence-size 20"]',
+  options: {
+    load: { type: 'boolean', default: false, help: 'the load trial: ours unloaded against ours under a CPU hog on every core (bounded in time, stopped after each loaded block); writes bench/load-results.json' },
+    slices: { type: 'string', default: sliceIds.join(','), help: `which slices, comma-separated: ${sliceIds.join(', ')}` },
+    'slice-size': { type: 'string', default: '288', help: 'layers units per browser, stratified over template × layer × severity × policy (288 = a third of the main arm)' },
+    'evidence-size': { type: 'string', default: '64', help: 'evidence rows (controlled arm, Chromium), stratified over scenario × delay' },
+    blocks: { type: 'string', default: '4', help: 'interleaving blocks per slice; the two variants alternate order block by block' },
+    seed: { type: 'string', default: 'bench/1', help: 'the seed of the stratified choice' },
+    workers: { type: 'string', default: String(OURS_WORKERS['layers-chromium']), help: 'ours: units at once in the layers Chromium slice (the naive harness always runs 1)' },
+    'firefox-workers': { type: 'string', default: String(OURS_WORKERS['layers-firefox']), help: 'ours: units at once in the layers Firefox slice' },
+    'evidence-workers': { type: 'string', default: String(OURS_WORKERS['evidence-chromium']), help: 'ours: units at once in the evidence slice (their observation windows overlap)' },
+    chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
+    'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
+    out: { type: 'string', help: 'the results file (default bench/results.json, or bench/load-results.json with --load)' },
+    scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
+  },
+  async run(values) {
+    const slices = values.slices!.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const s of slices) if (!sliceIds.includes(s as SliceId)) throw new UsageError(`--slices: unknown slice ${JSON.stringify(s)}; use ${sliceIds.join(', ')}`);
+    const full = executablePath('chromium');
+    const oursChromium = chromiumChoice(values.chromium) ?? full;
+    const naive: Harness = { name: 'naive', workers: 1, chromium: full };
+    const ours = (workers: number): Harness => ({ name: 'ours', workers, chromium: oursChromium });
+    const stamp = stampNow();
+    const scratchDir = path.resolve(values.scratch ?? path.join(codeRoot, 'bench', 'scratch', stamp));
+    const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', values.load ? 'load-results.json' : 'results.json'));
+    const results = await runBench({
+      mode: values.load ? 'load' : 'compare',
+      slices: slices as SliceId[],
+      layersSize: intOption(values['slice-size'], 'slice-size', 288),
+      evidenceSize: intOption(values['evidence-size'], 'evidence-size', 64),
+      blocks: intOption(values.blocks, 'blocks', 4),
+      seed: values.seed!,
+      naive,
+      ours: {
+        'layers-chromium': ours(intOption(values.workers, 'workers', 1)),
+        'layers-firefox': ours(intOption(values['firefox-workers'], 'firefox-workers', 1)),
+        'evidence-chromium': ours(intOption(values['evidence-workers'], 'evidence-workers', 1)),
+      },
+      hogSeconds: intOption(values['hog-seconds'], 'hog-seconds', 3600),
+      scratchDir,
+    });
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+    const lines = [`${rel(out)} (rows in ${rel(scratchDir)})`];
+    for (const [id, s] of Object.entries(results.slices) as [string, Record<string, any>][]) {
+      const [a, b] = results.mode === 'compare' ? [s.naive, s.ours] : [s.unloaded, s.loaded];
+      lines.push(`  ${id.padEnd(18)} ratio ${s.ratio} (blocks' median ${s.block_ratio_median}); ${a.traces_per_s} → ${b.traces_per_s} traces/s; overhead ${a.overhead_ms_per_trace} → ${b.overhead_ms_per_trace} ms/trace; peak RSS ${a.peak_rss_mb} → ${b.peak_rss_mb} MB; unflagged flips ${s.flips_unflagged}`);
+    }
+    lines.push(`ratio (layers Chromium): ${results.ratio}; flips: ${results.flips}`);
+    for (const f of results.flipped_rows.slice(0, 30)) lines.push(`  flip ${f.slice} ${f.unit} (${f.between}): ${f.a} → ${f.b}${f.errors.some(Boolean) ? ` [errors: ${f.errors.map((e) => e ?? '-').join(' | ')}]` : ''}`);
+    process.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  },
+});

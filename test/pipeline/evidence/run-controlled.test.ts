@@ -1,0 +1,61 @@
+// The run commands' refusals, without a browser: the gate first, clear usage errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeTree, runScript } from '../../helpers/tree.ts';
+import { codeRoot } from '../../../core/paths.ts';
+
+const withEvidenceTasks = () => {
+  const tree = makeTree();
+  tree.write('data/tasks/evidence-controlled.jsonl', fs.readFileSync(path.join(codeRoot, 'data/tasks/evidence-controlled.jsonl'), 'utf8'));
+  return tree;
+};
+
+for (const script of ['evidence/run-controlled.ts', 'evidence/run-arm-a.ts']) {
+  test(`${script} refuses to run with exit code 3 when nothing is frozen`, async (t) => {
+    const tree = withEvidenceTasks();
+    t.after(tree.cleanup);
+    const r = await runScript(tree, script, ['--smoke']);
+    assert.equal(r.exitCode, 3, r.stderr);
+    assert.match(r.stderr, /no freeze yet/);
+    assert.equal(fs.existsSync(tree.file('data/excluded/evidence')), false, 'no rows were written');
+  });
+
+  test(`${script} refuses with exit code 3 when a frozen task changed, naming the file`, async (t) => {
+    const tree = withEvidenceTasks();
+    t.after(tree.cleanup);
+    assert.equal((await runScript(tree, 'steps/freeze.ts', ['--reason', 'test'])).exitCode, 0);
+    fs.appendFileSync(tree.file('data/tasks/evidence-controlled.jsonl'), '\n');
+    const r = await runScript(tree, script, ['--smoke']);
+    assert.equal(r.exitCode, 3);
+    assert.match(r.stderr, /data\/tasks\/evidence-controlled\.jsonl \(changed\)/);
+  });
+
+  test(`${script}: --only without --smoke is a usage error (exit 2); --help answers`, async (t) => {
+    const tree = withEvidenceTasks();
+    t.after(tree.cleanup);
+    const r = await runScript(tree, script, ['--only', 'ev-success']);
+    assert.equal(r.exitCode, 2);
+    assert.match(r.stderr, /--only selects a slice, which is a smoke run/);
+    const help = await runScript(tree, script, ['--help']);
+    assert.equal(help.exitCode, 0);
+    assert.match(help.stdout, /--smoke/);
+  });
+}
+
+for (const [script, most, source] of [['evidence/run-controlled.ts', 16, 'evidence-controlled-amendment-2'], ['evidence/run-arm-a.ts', 1, 'evidence-arm-a-amendment-3']] as const) {
+  test(`${script}: a registered run above its amendments' cap (${most} rows at once) is refused with exit 2 before anything runs; a smoke run is not capped`, async (t) => {
+    const tree = withEvidenceTasks();
+    t.after(tree.cleanup);
+    assert.equal((await runScript(tree, 'steps/freeze.ts', ['--reason', 'test'])).exitCode, 0);
+    const r = await runScript(tree, script, ['--workers', String(most + 1)]);
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`at most ${most} rows? at once \\(prereg/${source}\\.md\\)`));
+    assert.equal(fs.existsSync(tree.file('data/raw/evidence')), false, 'no run file was opened');
+    assert.equal(fs.existsSync(tree.file('data/runs.jsonl')), false, 'no session was logged');
+    // the same count as a smoke run passes the cap and stops only at what the tree lacks (a browser run is not needed to tell)
+    const smoke = await runScript(tree, script, ['--smoke', '--workers', String(most + 1), '--only', '^no-such-condition$']);
+    assert.doesNotMatch(smoke.stderr, /at most \d+ rows? at once/);
+  });
+}

@@ -1,0 +1,154 @@
+// make reproduce REDO=1 on a slice, in a real browser: a copy of the repository's record (prereg,
+// tasks, labels, registered runs, run log, manifests) as the root, the rerun's scratch folder beside
+// it. The record must hash the same after the rerun, byte for byte, and the comparison screen must
+// name the arm, its rows and the registered run it was set beside.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { codeRoot } from '../../../core/paths.ts';
+import { run } from '../../helpers/run.ts';
+import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
+
+const bin = path.join(codeRoot, 'bin', 'rstackbench');
+
+/** A temp root holding a copy of the repository's prereg/, data/ and manifests/. */
+function copyOfRecord(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-redo-'));
+  for (const sub of ['prereg', 'data', 'manifests']) fs.cpSync(path.join(codeRoot, sub), path.join(dir, 'root', sub), { recursive: true });
+  return dir;
+}
+
+/** Every file of the record a rerun must leave alone, with its sha256 (computed here, not by the code under test). */
+function hashes(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (p: string) => {
+    if (!fs.existsSync(p)) return;
+    if (fs.statSync(p).isDirectory()) return fs.readdirSync(p).forEach((n) => walk(path.join(p, n)));
+    out.set(path.relative(root, p), crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex'));
+  };
+  for (const sub of ['data/raw', 'data/excluded', 'data/runs.jsonl', 'manifests']) walk(path.join(root, sub));
+  return out;
+}
+
+test('a slice of the rerun writes only into its scratch folder and sets its rows beside the registered run', { timeout: 180_000 }, async () => {
+  const dir = copyOfRecord();
+  try {
+    const root = path.join(dir, 'root');
+    const scratch = path.join(dir, 'scratch');
+    const before = hashes(root);
+    assert.ok([...before.keys()].some((f) => f.startsWith('data/raw/layers/main/')), 'the copy holds the registered main runs');
+    const only = '^cards-state-0[12]$';
+    const ended = await run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--arms', 'main-chromium', '--only', only, '--scratch', scratch], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
+    assert.equal(ended.exitCode, 0, ended.stderr);
+
+    assert.deepEqual(hashes(root), before, 'data/raw, data/excluded, data/runs.jsonl and manifests/ unchanged');
+
+    const tasks = fs.readFileSync(path.join(codeRoot, 'data/tasks/layers.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { condition_id: string });
+    const expected = tasks.filter((t) => new RegExp(only).test(t.condition_id)).length * referencePolicies.length;
+    assert.ok(expected > 0);
+    const summary = JSON.parse(fs.readFileSync(path.join(scratch, 'reproduce-redo.json'), 'utf8'));
+    assert.equal(summary.record_unchanged, true);
+    assert.equal(summary.selection, only);
+    assert.equal(summary.arms.length, 1);
+    const arm = summary.arms[0];
+    assert.equal(arm.arm, 'main-chromium');
+    assert.equal(arm.rows, expected);
+    // every rerun unit is a registered unit, counted once: the same, a flip, or a flagged flip
+    assert.equal(arm.same + arm.flips.length + arm.flagged_flips.length, expected);
+    assert.equal(arm.only_scratch, 0);
+    assert.match(arm.registered_file, /^data\/raw\/layers\/main\/layers-main-chromium-/);
+    const scratchRows = fs.readFileSync(path.join(scratch, arm.scratch_file), 'utf8').split('\n').filter(Boolean);
+    assert.equal(scratchRows.length, expected, 'the scratch run file holds the slice');
+    assert.ok(scratchRows.every((l) => JSON.parse(l).smoke === true), 'a slice is a smoke run');
+
+    // the screen: the arm with its row count and both runs, the analysis's table on each, the flips by name
+    assert.match(ended.stdout, new RegExp(`━━ main-chromium \\(layers, chromium\\) ━━ ${expected} rows`));
+    assert.ok(ended.stdout.includes(`registered: ${arm.registered_file}`));
+    assert.ok(ended.stdout.includes(path.join(scratch, arm.scratch_file)));
+    assert.match(ended.stdout, /Table I\. Overall cross-template results/);
+    assert.match(ended.stdout, new RegExp(`outcomes: ${arm.same} the same; ${arm.flips.length + arm.flagged_flips.length} flipped`));
+    for (const f of arm.flips) assert.ok(ended.stdout.includes(`${f.unit}: ${f.change}`), f.unit);
+    assert.match(ended.stdout, /registered record \(data\/raw, data\/excluded, data\/runs\.jsonl, manifests\/\): unchanged/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a scratch folder inside the record, or holding the root, is refused before anything runs', async () => {
+  const dir = copyOfRecord();
+  try {
+    const root = path.join(dir, 'root');
+    const before = hashes(root);
+    for (const scratch of [path.join(root, 'data', 'raw', 'again'), path.join(root, 'manifests'), dir]) {
+      const ended = await run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--scratch', scratch], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
+      assert.equal(ended.exitCode, 2, scratch);
+      assert.match(ended.stderr, /must lie outside data\/ and manifests\//);
+    }
+    assert.deepEqual(hashes(root), before);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a rerun in two shards, each in a folder of its own as on two machines, collected; then without --shard each arm is merged from its shards and set beside the registered run', { timeout: 600_000 }, async () => {
+  const dir = copyOfRecord();
+  try {
+    const root = path.join(dir, 'root');
+    const results = path.join(dir, 'results');
+    const scratch = path.join(dir, 'scratch');
+    const before = hashes(root);
+    const redo = (into: string, ...extra: string[]) =>
+      run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--arms', 'horizon-chromium', '--scratch', into, ...extra], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
+    const registeredFile = fs.readdirSync(path.join(root, 'data/raw/layers/horizon')).filter((f) => f.startsWith('layers-horizon-chromium') && f.endsWith('.jsonl'));
+    assert.equal(registeredFile.length, 1);
+    const registered = fs.readFileSync(path.join(root, 'data/raw/layers/horizon', registeredFile[0]!), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const key = (r: { condition_id: string; policy: string; horizon_ms?: number }) => `${r.condition_id}|${r.policy}|${r.horizon_ms}`;
+
+    const shardRows: string[][] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const [i, n] = shard.split('/');
+      const own = path.join(results, `shard-${i}`);
+      const ended = await redo(own, '--shard', shard);
+      assert.equal(ended.exitCode, 0, ended.stderr);
+      const summary = JSON.parse(fs.readFileSync(path.join(own, `reproduce-redo-shard${i}of${n}.json`), 'utf8'));
+      assert.equal(summary.shard, shard);
+      const arm = summary.arms[0];
+      assert.match(arm.scratch_file, new RegExp(`layers-horizon-chromium-shard${i}of${n}-`));
+      // a shard is set beside the same units of the registered run: every one of its units counted once
+      assert.equal(arm.same + arm.flips.length + arm.flagged_flips.length, arm.rows);
+      assert.equal(arm.only_scratch, 0);
+      assert.equal(arm.only_registered, registered.length - arm.rows);
+      shardRows.push(fs.readFileSync(path.join(own, arm.scratch_file), 'utf8').split('\n').filter(Boolean));
+    }
+    assert.equal(shardRows[0]!.length + shardRows[1]!.length, registered.length, 'the two shards hold every unit between them');
+
+    const collected = await run('bash', [path.join(codeRoot, 'deploy/collect.sh'), results, scratch], { cwd: codeRoot });
+    assert.equal(collected.exitCode, 0, collected.stderr);
+    assert.ok(fs.existsSync(path.join(scratch, 'reproduce-redo-shard2of2.json')), "collect.sh brings each shard's summary file");
+    const ended = await redo(scratch);
+    assert.equal(ended.exitCode, 0, ended.stderr);
+    assert.match(ended.stderr, /horizon-chromium: the scratch folder holds its shards 1\/2, 2\/2: merged into one run/);
+    assert.deepEqual(hashes(root), before, 'the record is untouched by the shards and the merge');
+    const summary = JSON.parse(fs.readFileSync(path.join(scratch, 'reproduce-redo.json'), 'utf8'));
+    assert.equal(summary.shard, null);
+    assert.deepEqual(summary.shard_runs.map((r: { shard: string }) => r.shard), ['1/2', '2/2']);
+    const arm = summary.arms[0];
+    assert.deepEqual(arm.shards.map((s: { shard: string; exit: number }) => [s.shard, s.exit]), [['1/2', 0], ['2/2', 0]]);
+    assert.equal(arm.wall_s, Math.max(...arm.shards.map((s: { wall_s: number }) => s.wall_s)));
+    assert.equal(arm.rows, registered.length);
+    assert.equal(arm.only_registered, 0);
+    assert.equal(arm.same + arm.flips.length + arm.flagged_flips.length, registered.length);
+    // the merged run holds the shards' rows, unchanged but for the run id, in the registered run's unit order
+    const merged = fs.readFileSync(path.join(scratch, arm.scratch_file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.deepEqual(merged.map(key), registered.map(key));
+    const strip = (r: Record<string, unknown>) => JSON.stringify({ ...r, run_id: null });
+    assert.deepEqual(new Set(merged.map(strip)), new Set(shardRows.flat().map((l) => strip(JSON.parse(l)))));
+    assert.match(ended.stdout, /merged from shards: 1\/2 \d+s, 2\/2 \d+s/);
+    assert.match(ended.stdout, /on 2 machines at once: /);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
