@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -n "${CHROMIUM_PATH:-}" ] || missing+=(chromium)
 command -v firefox-esr >/dev/null 2>&1 || [ -n "${FIREFOX_PATH:-}" ] || missing+=(firefox-esr)
+# the bench and the rerun run Chromium's headless shell by default (pipeline/browser/speed.ts)
+[ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 # the figures measure and draw text with DejaVu Sans
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 if ((${#missing[@]})); then
