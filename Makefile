@@ -80,6 +80,8 @@ pilot-plans: setup ## ask PILOT_BASE_URL for the pilot's 60 plans (PILOT_MODEL, 
 run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plans/<run>.jsonl)
 	@$(RSTACKBENCH) run-pilot --browser $(BROWSER) $(if $(PLANS),--plans "$(PLANS)",) $(ARGS)
 
+# reproduce runs reanalyze, figures and paper itself: its steps do not print the "Next: make reanalyze" hint
+reproduce: export RSTACK_NEXT_STEPS_FOLLOW := 1
 reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares
 	@$(RSTACKBENCH) tasks --check
 	@$(RSTACKBENCH) pilot-sample --check

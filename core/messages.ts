@@ -80,6 +80,8 @@ export const messages = {
   // every run (pipeline/kernel/run.ts)
   runStart: (label: string, total: number, done: number, workers: number, file: string, smoke: boolean) =>
     `${label}: ${total} rows, ${done ? `${done} already written (resuming), ` : ''}${workers} worker${workers > 1 ? 's' : ''} → ${file}${smoke ? ' (smoke: not registered)' : ''}`,
+  runComplete: (label: string, total: number, file: string) =>
+    `${label}: all ${total} rows already written (${file}): nothing to run, nothing recorded`,
   onlyNeedsSmoke: () => '--only selects a slice, which is a smoke run: add --smoke',
   noUnitMatches: (only: string | undefined, shard: string | undefined) => `no condition matches${only ? ` --only ${only}` : ''}${shard ? ` --shard ${shard}` : ''}`,
   evidenceWorkersCap: (arm: string, workers: number, most: number, source: string) =>

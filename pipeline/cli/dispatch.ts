@@ -127,7 +127,8 @@ export async function dispatch(argv: string[], table = verbsFile): Promise<void>
   for (const s of forwarded) process.off(s, pass);
 
   const changed = recordChanges(before, recordFingerprint());
-  if (changed.count > 0) log({ kind: 'info', message: messages.cli.recordChanged(changed.count, changed.inputs) });
+  // make reproduce runs the next steps itself, so its steps keep the hint to themselves (RSTACK_NEXT_STEPS_FOLLOW)
+  if (changed.count > 0 && !process.env.RSTACK_NEXT_STEPS_FOLLOW) log({ kind: 'info', message: messages.cli.recordChanged(changed.count, changed.inputs) });
 
   if (ended.signal) {
     process.kill(process.pid, ended.signal); // end as the child did, so a shell sees 128+n

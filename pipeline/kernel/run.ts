@@ -140,6 +140,12 @@ export async function runArm<U, R extends TraceRow, W = void>(
   const label = `${p.study}/${p.arm} ${p.browser}`;
   // in a scratch folder (make reproduce REDO=1) the console names the file in full: data/raw/… there is not the record's
   const shown = outputRoot() === root() ? rel(writer.file) : writer.file;
+  if (!todo.length) {
+    // a resume of a complete run writes no row, so it records nothing: no run-log session (the
+    // provenance tables would read it as one), no data manifest rewrite
+    log({ kind: 'info', message: messages.runComplete(label, units.length, shown) });
+    return { runId: chosen.runId, file: writer.file, rows: readRows(), written: writer.written, resumed: chosen.resumed, failedAttempts: 0, gated };
+  }
   log({ kind: 'info', message: messages.runStart(label, units.length, writer.existingRows, flags.workers, shown, flags.smoke) });
   const start = logStart({
     run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
