@@ -119,3 +119,25 @@ test("the run log records the command's exit code as the study's verdict on the 
   assert.equal(end.exit, 7, "the session's end carries the verdict");
   assert.equal(end.rows, 3);
 });
+
+test('a resume that writes rows records its session; a resume of a complete run records nothing', async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(tree.cleanup);
+  setQuiet(true);
+  await freeze('test');
+  const units = unitsFor('main', readLayersTasks().filter((task) => /^cards-baseline-0[12]$/.test(task.condition_id)));
+  const registered = { smoke: false, workers: 1 };
+  await assert.rejects(runArm(registered, failingAt(3, units)), /planted/);
+  const resumed = await runArm(registered, () => layersPlan('main', 'chromium', units));
+  assert.equal(resumed.resumed, 2);
+  assert.equal(resumed.written, 4);
+  const sessions = readRunLog().filter((l) => l.event === 'end');
+  assert.deepEqual(sessions.map((l) => [l.file, l.rows]), [[sessions[0]!.file, 2], [sessions[0]!.file, 6]], 'the stopped session and the resume that wrote the rest, each with its rows');
+  const record = () => [paths.runLog(), tree.file('manifests/data.sha256')].map((f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : null));
+  const before = record();
+  const again = await runArm(registered, () => layersPlan('main', 'chromium', units));
+  assert.equal(again.file, resumed.file);
+  assert.equal(again.written, 0);
+  assert.equal(again.rows.length, 6);
+  assert.deepEqual(record(), before, 'data/runs.jsonl and the data manifest are byte for byte as they were');
+});
