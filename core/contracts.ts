@@ -950,7 +950,7 @@ export type RedoSummary = {
   load_start: LoadAverages;
   load_end: LoadAverages;
   /**
-   * from the first arm's start to the last arm's end
+   * from the first arm's start to the last arm's end; when arms were merged from shards (which ran before, n machines at once), plus the slowest shard's own wall_s
    */
   wall_s: number;
   /**

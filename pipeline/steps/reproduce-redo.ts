@@ -334,7 +334,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     results.push(result);
     process.stdout.write(`${armScreen(arm, result, registered, rerun, scratch)}\n\n`);
   }
-  const wallS = Math.round(performance.now() - startedMs) / 1000;
+  const ownS = Math.round(performance.now() - startedMs) / 1000;
   const changed = changedFiles(before, await hashRecord());
   if (changed.length) {
     log({ kind: 'error', message: messages.redo.recordChanged(changed) });
@@ -343,6 +343,8 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
   // the shards the arms were merged from, as each shard's own summary tells its rerun
   const mergedFrom = new Set(results.flatMap((r) => r.shards?.map((s) => s.shard) ?? []));
   const shardRuns = [...shardSummaries].filter(([shard]) => mergedFrom.has(shard)).map(([shard, r]) => ({ shard, wall_s: r.wall_s, commit: r.commit, load_start: r.load_start, load_end: r.load_end }));
+  // merged arms ran before, in their shards, n machines at once: the whole took the slowest shard's rerun, then this one
+  const wallS = Math.round((ownS + Math.max(0, ...shardRuns.map((r) => r.wall_s))) * 1000) / 1000;
   const summary = validate<RedoSummary>('reproduce-redo', {
     schema: 'reproduce-redo/1', scratch, started_at: startedAt.toISOString(), ended_at: new Date().toISOString(),
     commit: code.commit, dirty: code.dirty, ledger_head: gated.ledgerHead, selection: options.only ?? null, shard: selection.shard ? shardText(selection.shard) : null,

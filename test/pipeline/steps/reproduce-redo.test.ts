@@ -146,7 +146,13 @@ test('a rerun in two shards, each in a folder of its own as on two machines, col
     assert.deepEqual(merged.map(key), registered.map(key));
     const strip = (r: Record<string, unknown>) => JSON.stringify({ ...r, run_id: null });
     assert.deepEqual(new Set(merged.map(strip)), new Set(shardRows.flat().map((l) => strip(JSON.parse(l)))));
-    assert.match(ended.stdout, /merged from shards: 1\/2 \d+s, 2\/2 \d+s/);
+    // any duration the screen prints (12s, 1m16s); the whole and the arm take the slowest shard's time, never 0s
+    const shown = String.raw`(?:\d+m)?\d+s`;
+    assert.match(ended.stdout, new RegExp(`merged from shards: 1/2 ${shown}, 2/2 ${shown}`));
+    const slowest = Math.max(...summary.shard_runs.map((r: { wall_s: number }) => r.wall_s));
+    assert.ok(slowest > 0 && arm.wall_s > 0, 'the shards took time');
+    assert.ok(summary.wall_s >= slowest, `the merged rerun's wall time (${summary.wall_s} s) counts its slowest shard's (${slowest} s)`);
+    assert.doesNotMatch(ended.stdout, /arms? in 0s|^total\s+\d+\s+0s/m, 'no merged time shown as 0s');
     assert.match(ended.stdout, /on 2 machines at once: /);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

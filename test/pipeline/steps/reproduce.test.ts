@@ -2,7 +2,8 @@
 // is complete, so it writes no row, and it must leave the record and every generated file as they
 // were — `git status --porcelain` empty, data/runs.jsonl and the provenance tables byte-identical.
 // The copy is of the working tree's tracked files (so it tests the code as it stands), committed in
-// a repository of its own; node_modules is the checkout's, linked (never reinstalled through).
+// a repository of its own; node_modules is the checkout's, hard-linked file by file (so that an npm ci
+// in the copy could never empty the checkout's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { run } from '../../helpers/run.ts';
 
 const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** A repository holding the working tree's tracked files, committed, with the checkout's node_modules linked. */
+/** A repository holding the working tree's tracked files, committed, with the checkout's node_modules hard-linked. */
 function cleanCopy(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-reproduce-'));
   const tracked = git(codeRoot, ['ls-files', '-z']).split('\0').filter((f) => f && fs.existsSync(path.join(codeRoot, f)));
@@ -23,11 +24,11 @@ function cleanCopy(): string {
     fs.copyFileSync(path.join(codeRoot, f), path.join(dir, f));
     fs.chmodSync(path.join(dir, f), fs.statSync(path.join(codeRoot, f)).mode);
   }
-  fs.symlinkSync(path.join(codeRoot, 'node_modules'), path.join(dir, 'node_modules'));
-  // the lockfile older than node_modules' stamp: setup must not run npm ci through the link
-  fs.utimesSync(path.join(dir, 'package-lock.json'), new Date(0), new Date(0));
+  execFileSync('cp', ['-al', path.join(codeRoot, 'node_modules'), path.join(dir, 'node_modules')]);
+  // the lockfile as old as the checkout's, which node_modules was installed from: setup sees nothing to install
+  const lock = fs.statSync(path.join(codeRoot, 'package-lock.json'));
+  fs.utimesSync(path.join(dir, 'package-lock.json'), lock.atime, lock.mtime);
   git(dir, ['init', '-q']);
-  fs.appendFileSync(path.join(dir, '.git', 'info', 'exclude'), 'node_modules\n');
   git(dir, ['add', '-A']);
   git(dir, ['-c', 'user.name=test', '-c', 'user.email=test@invalid', 'commit', '-q', '-m', 'the record as committed']);
   return dir;
@@ -46,4 +47,5 @@ test('make reproduce ARM_B=0 on a clean copy of the complete record leaves git s
   assert.equal(fs.readFileSync(path.join(dir, 'analysis', 'out', 'deviations_runs.csv'), 'utf8'), deviations);
   assert.doesNotMatch(r.stderr, /Next: make reanalyze/, 'reproduce runs the next steps itself: no step tells the user to');
   assert.match(r.stderr, /nothing to run, nothing recorded/, 'each complete arm says so');
+  assert.doesNotMatch(r.stderr, /setup: npm ci/, 'node_modules was complete: setup installed nothing');
 });
