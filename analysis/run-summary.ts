@@ -4,6 +4,7 @@
 import { recount } from './recount.ts';
 import { columnsOf, finishRow, tableDef, type TableDef, type TableRow } from './tables.ts';
 import type { EvidenceRow, LayersRow, TraceRow } from './rows.ts';
+import { layers } from '../core/layers.ts';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 
@@ -48,6 +49,20 @@ export interface SummaryTable {
 
 const keyOf = (def: TableDef, r: TableRow) => def.keys.map((k) => String(r[k])).join('\u0000');
 
+/** Rows in the paper's order: key by key, numbers as numbers (horizons 50 < 150 < 1000), layers by their rank. */
+function byKeys(def: TableDef) {
+  return (a: TableRow, b: TableRow): number => {
+    for (const k of def.keys) {
+      const [x, y] = [a[k], b[k]];
+      const d = typeof x === 'number' && typeof y === 'number' ? x - y
+        : k === 'layer' ? layers.indexOf(x as never) - layers.indexOf(y as never)
+          : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+}
+
 /** The named tables' rows, computed by the recount on these rows alone, sorted by their keys. */
 function summaryRows(rows: readonly TraceRow[], tables: SummaryTable[]): TableRow[][] {
   const located = <R>(rs: R[]) => rs.map((row, i) => ({ row, file: 'run', line: i + 1 }));
@@ -58,7 +73,7 @@ function summaryRows(rows: readonly TraceRow[], tables: SummaryTable[]): TableRo
   return tables.map((t) => {
     const def = tableDef(t.name);
     const finished = (counted[t.name] ?? []).map((r) => finishRow(def, r)).filter(t.where ?? (() => true));
-    return finished.sort((a, b) => (keyOf(def, a) < keyOf(def, b) ? -1 : keyOf(def, a) > keyOf(def, b) ? 1 : 0));
+    return finished.sort(byKeys(def));
   });
 }
 
@@ -83,7 +98,8 @@ export function summariesBeside(first: readonly TraceRow[], second: readonly Tra
       const columns = shownColumns(def, t.hide ?? []);
       const inA = new Map(a[i]!.map((r) => [keyOf(def, r), r]));
       const inB = new Map(b[i]!.map((r) => [keyOf(def, r), r]));
-      const keys = [...new Set([...inA.keys(), ...inB.keys()])].sort();
+      const order = byKeys(def);
+      const keys = [...new Set([...inA.keys(), ...inB.keys()])].sort((x, y) => order((inA.get(x) ?? inB.get(x))!, (inA.get(y) ?? inB.get(y))!));
       if (!keys.length) return `${def.title}\n(no rows)`;
       const counted = new Set([...def.counts, ...def.rates.map((r) => `${r.name}_rate`)]);
       const body = keys.map((key) => {

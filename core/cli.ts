@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { RStackError, UsageError } from './errors.ts';
 import { log } from './log.ts';
+import { messages } from './messages.ts';
 
 /** One flag: its parseArgs type (and default), and the line --help shows for it. */
 export type Option = ({ type: 'string'; default?: string } | { type: 'boolean'; default?: boolean }) & { help: string };
@@ -28,6 +29,30 @@ function helpText<O extends Options>(cmd: Command<O>): string {
   return lines.join('\n');
 }
 
+/**
+ * What parseArgs refused, in our words: the flag, the verb (bin/rstackbench passes it as RSTACK_VERB,
+ * and RSTACK_MAKE_TARGET when a Make target of that name exists), and the command that lists its options.
+ */
+function optionProblem<O extends Options>(error: Error & { code?: string }, argv: string[], cmd: Command<O>): string {
+  const known = new Set(Object.keys(cmd.options ?? {}));
+  const flagOf = (a: string) => a.replace(/^--?/, '').split('=')[0]!;
+  let problem: string;
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const bad = argv.find((a) => a.startsWith('-') && a !== '--' && !known.has(flagOf(a)));
+    problem = `unknown option ${bad ? bad.split('=')[0] : '(see the list)'}`;
+  } else if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const name = /'--?([\w-]+)/.exec(error.message)?.[1];
+    const spec = name ? cmd.options?.[name] : undefined;
+    problem = spec?.type === 'boolean' ? `--${name} takes no value` : `--${name ?? '?'} needs a value`;
+  } else if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    problem = 'unexpected argument';
+  } else {
+    problem = error.message;
+  }
+  const verb = process.env.RSTACK_VERB || cmd.name.replace(/^(make|rstackbench) /, '');
+  return messages.cli.badOption(problem, verb, process.env.RSTACK_VERB ? (process.env.RSTACK_MAKE_TARGET || null) : null);
+}
+
 /** Runs a command as a process: parses argv, prints help, maps errors to exit codes. */
 export async function main<O extends Options = Record<never, Option>>(cmd: Command<O>, argv = process.argv.slice(2)): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -39,7 +64,7 @@ export async function main<O extends Options = Record<never, Option>>(cmd: Comma
     try {
       parsed = parseArgs({ args: argv, options: cmd.options ?? ({} as O), allowPositionals: true, strict: true });
     } catch (cause) {
-      throw new UsageError(`${(cause as Error).message}\nsee: ${cmd.name} --help`, cause);
+      throw new UsageError(optionProblem(cause as Error & { code?: string }, argv, cmd), cause);
     }
     const code = await cmd.run(parsed.values, parsed.positionals);
     process.exitCode = code ?? 0;

@@ -32,6 +32,9 @@ export const messages = {
   cli: {
     noVerb: (list: string) => `usage: rstackbench <verb> [options]   (rstackbench <verb> --help for a verb's options)\n\n${list}`,
     unknownVerb: (verb: string, list: string) => `unknown verb ${JSON.stringify(verb)}; the verbs are:\n\n${list}`,
+    /** a flag the command does not take, or one missing its value: the flag, the verb, and where its options are listed */
+    badOption: (problem: string, verb: string, makeTarget: string | null) =>
+      `${problem} for ${verb}; its options: npx rstackbench ${verb} --help${makeTarget ? ` (or make ${makeTarget} ARGS=--help)` : ''}`,
     noScript: (verb: string, script: string) => `verb ${verb}: its script ${script} does not exist (pipeline/verbs.json is out of date)`,
     recordChanged: (count: number, inputs: string[]) =>
       `${inputs.join(', ')} changed (${count} file${count === 1 ? '' : 's'} written, grown or moved): the tables and figures are made from ${inputs.length === 1 ? 'it' : 'them'} and no longer match.\n` +

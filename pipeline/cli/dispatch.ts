@@ -115,7 +115,9 @@ export async function dispatch(argv: string[], table = verbsFile): Promise<void>
 
   const before = recordFingerprint();
   const { command, argv: childArgv } = commandFor(verb, args);
-  const child = spawn(command, childArgv, { stdio: 'inherit' });
+  // the verb and its Make target (if the Makefile has one) reach the command's messages
+  const makeTarget = new RegExp(`^${name}:`, 'm').test(fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8')) ? name : '';
+  const child = spawn(command, childArgv, { stdio: 'inherit', env: { ...process.env, RSTACK_VERB: name, RSTACK_MAKE_TARGET: makeTarget } });
   // a terminal's Ctrl-C reaches the child through the process group already; a signal sent to
   // this process alone (kill PID, a CI runner's timeout) is passed on, and we wait for the child
   const pass = (signal: NodeJS.Signals) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal); };

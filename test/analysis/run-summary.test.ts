@@ -1,7 +1,7 @@
 // Two runs of one arm through the same console tables, row beside row (make reproduce REDO=1's screen).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { summariesBeside } from '../../analysis/run-summary.ts';
+import { runSummary, summariesBeside } from '../../analysis/run-summary.ts';
 import type { LayersRow } from '../../core/contracts.ts';
 
 const row = (id: string, policy: string, vts: boolean): LayersRow => ({
@@ -22,4 +22,15 @@ test('a cell both runs agree on is shown once; a count that differs is shown fir
   assert.match(p1, /2\/2 100\.0% → 1\/2 50\.0%/);
   assert.doesNotMatch(p2, /^≠|→/);
   assert.match(p2, /0\/1 0\.0% \[/, 'an unchanged rate keeps its interval');
+});
+
+test('the console tables sort as the paper does: horizons as numbers, layers by their rank', () => {
+  const at = (id: string, layer: 'state' | 'verification', horizon: number): LayersRow => ({ ...row(id, 'single-action', true), arm: 'horizon', layer, horizon_ms: horizon });
+  const horizons = [1000, 150, 350, 50, 750];
+  const rows = horizons.flatMap((h) => [at(`v-${h}`, 'verification', h), at(`s-${h}`, 'state', h)]);
+  for (const text of [runSummary(rows, [{ name: 'layers_horizon' }]), summariesBeside(rows, rows, [{ name: 'layers_horizon' }])]) {
+    const body = text.split('\n').filter((l) => /\b(state|verification)\b/.test(l));
+    const seen = body.map((l) => `${/\b(state|verification)\b/.exec(l)![1]} ${/\b(50|150|350|750|1000)\b/.exec(l)![1]}`);
+    assert.deepEqual(seen, [...['state', 'verification'].flatMap((layer) => [50, 150, 350, 750, 1000].map((h) => `${layer} ${h}`))]);
+  }
 });

@@ -87,7 +87,12 @@ test('exit 2: a bad flag, and a malformed file (named)', async (t) => {
   t.after(tree.cleanup);
   const flag = await runBin(tree, ['freeze', '--reasn', 'typo']);
   assert.equal(flag.exitCode, 2);
-  assert.match(flag.stderr, /--reasn/);
+  assert.match(flag.stderr, /^error: unknown option --reasn for freeze; its options: npx rstackbench freeze --help \(or make freeze ARGS=--help\)$/m, 'the flag, the verb, and where its options are listed');
+  const missing = await runBin(tree, ['run-layers', '--workers']);
+  assert.equal(missing.exitCode, 2);
+  assert.match(missing.stderr, /--workers needs a value for run-layers; its options: npx rstackbench run-layers --help \(or make run-layers ARGS=--help\)/);
+  const noTarget = await runBin(tree, ['compare', '--bogus']);
+  assert.match(noTarget.stderr, /unknown option --bogus for compare; its options: npx rstackbench compare --help$/m, 'a verb without a Make target names none');
   tree.write('prereg/broken.md', '# a prereg without its front matter\n');
   const malformed = await runBin(tree, ['freeze', '--reason', 'test']);
   assert.equal(malformed.exitCode, 2, malformed.stderr);
