@@ -1,4 +1,4 @@
-// The import rules of the tree (README "Folders"), checked by `make test` (npx depcruise):
+// The import rules of the tree (docs/architecture.md, "Folders"), checked by `make test` (npx depcruise):
 //   core/ is the leaf: it imports nothing of ours;
 //   fixtures/, analysis/, figures/ and paper/ never import pipeline/;
 //   paper/ reads only generated files: it imports core/ alone;

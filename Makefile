@@ -61,7 +61,7 @@ run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BRO
 
 # AGENT and AGENT_FILES reach the script through the environment: a command may hold any quotes
 export AGENT AGENT_FILES
-run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (README: Score your agent)
+run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (docs/score-your-agent.md)
 	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
@@ -158,12 +158,12 @@ run-controlled: setup ## evidence study, controlled arm: 320 conditions in Chrom
 run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox over WebDriver BiDi (ARGS="--smoke")
 	@$(RSTACKBENCH) run-arm-a --workers $(WORKERS) $(ARGS)
 
-# ── speed: the naive harness against ours (README: Speed) ─────────────────────────────────────
+# ── speed: the naive harness against ours (docs/speed.md) ─────────────────────────────────────
 .PHONY: bench
 bench: setup ## the naive harness against ours on the same slices → bench/results.json (ARGS=--load: the load trial → bench/load-results.json)
 	@$(RSTACKBENCH) bench $(ARGS)
 
-# ── scale: shards on several machines, remote browsers (README: Scale; deploy/) ─────────────────
+# ── scale: shards on several machines, remote browsers (docs/scale.md; deploy/) ─────────────────
 .PHONY: merge browser-server
 # each arm's own browser unless BROWSER is given on the command line or in the environment
 MERGE_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),,--browser $(BROWSER))

@@ -4,7 +4,7 @@
 // many evidence rows a run may overlap is the protocol's, not a speed setting: REGISTERED_MAX_WORKERS
 // in pipeline/evidence/matrix.ts.
 //
-// Why these numbers (bench/results.json, bench/runs/, README "Speed"): Chromium's headless shell at 6
+// Why these numbers (bench/results.json, bench/runs/, docs/speed.md): Chromium's headless shell at 6
 // contexts keeps both cores busy with 0 flips. Firefox's parent process does the BiDi work of every
 // context on its main thread, one core flat out: more contexts add little speed and slow each trace
 // down. At 8 a trace took about 5 times as long as alone, beyond the ×0.5–×4 band inside which

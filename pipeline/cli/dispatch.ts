@@ -1,4 +1,4 @@
-// bin/rstackbench: one entry point for every step, with the exit codes the README documents.
+// bin/rstackbench: one entry point for every step, with the exit codes docs/cli.md documents.
 // The Makefile's targets call it too; make itself can only exit 0 or 2, so users and CI who
 // need the code (1 a check failed, 2 bad input, 3 the gate refused) call this directly.
 //

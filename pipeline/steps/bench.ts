@@ -14,7 +14,7 @@ import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
 import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
 
-/** ours' defaults (chosen with the bench; see README "Speed" and pipeline/browser/speed.ts) */
+/** ours' defaults (chosen with the bench; see docs/speed.md and pipeline/browser/speed.ts) */
 export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium } as const;
 
 const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');

@@ -2,7 +2,7 @@
 // Puppeteer over the browser's WebSocket (CDP in Chromium, WebDriver BiDi in Firefox), and
 // Python's Playwright over connect_over_cdp (Chromium only). Each runs on one condition per app
 // it can do, in each browser it can drive, scored by the server. Their dependencies are installed apart
-// (README, "Score your agent"); without them the test is skipped — unless
+// (docs/score-your-agent.md); without them the test is skipped — unless
 // RSTACKBENCH_EXAMPLES_REQUIRED=1 (CI), where a missing dependency fails it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
