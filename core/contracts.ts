@@ -656,6 +656,10 @@ export type RunLogLine = {
    */
   workers?: number;
   /**
+   * browser processes the workers were spread over (--browsers); absent: 1
+   */
+  browsers?: number;
+  /**
    * the browser that ran: its executable's path, or the BROWSER_WS_ENDPOINT it connected to (a row's browser name and version cannot tell Chromium's headless shell from the full browser)
    */
   executable?: string;

@@ -23,8 +23,10 @@ export type HarnessName = 'naive' | 'ours';
 
 export interface Harness {
   name: HarnessName;
-  /** units at once (browser contexts per browser) */
+  /** units at once (browser contexts, over every browser process) */
   workers: number;
+  /** browser processes the workers are spread over (default 1) */
+  browsers?: number;
   /** Chromium's executable (Firefox is always Debian's firefox-esr) */
   chromium: string;
 }
@@ -66,6 +68,7 @@ export async function runBlock<U, R extends TraceRow, W>(options: {
   try {
     await executeUnits(plan, units, {
       workers: harness.workers,
+      browsers: harness.browsers,
       runId: options.runId,
       ledgerHead: options.ledgerHead,
       smoke: true,

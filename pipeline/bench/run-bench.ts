@@ -105,6 +105,7 @@ function summarize(v: VariantTotals) {
   return {
     harness: v.harness.name,
     workers: v.harness.workers,
+    browsers: v.harness.browsers ?? 1,
     loaded: v.loaded,
     traces: n,
     wall_s: r3(wallMs / 1000),

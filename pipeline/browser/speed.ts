@@ -23,6 +23,11 @@ export const FAST_WORKERS: { layers: Record<BrowserName, number>; evidenceChromi
   evidenceChromium: 16,
 };
 
+/** browser processes the layers workers are spread over (make bench --firefox-browsers measures more) */
+export const FAST_BROWSERS: { layers: Record<BrowserName, number> } = {
+  layers: { chromium: 1, firefox: 1 },
+};
+
 export const chromiumChoiceHelp = "shell (Debian's chromium-headless-shell, when installed) or full (/usr/bin/chromium, as the registered runs)";
 
 /**

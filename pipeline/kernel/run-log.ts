@@ -55,7 +55,7 @@ export function runningSessions(log = readRunLog()): RunLogLine[] {
   return log.filter((l) => l.event === 'start' && !ended.has(l.session) && l.pid !== process.pid && alive(l.pid, l.host));
 }
 
-export type SessionStart = Pick<RunLogLine, 'run_id' | 'study' | 'arm' | 'browser' | 'file' | 'registered' | 'rows' | 'selection' | 'redo' | 'total' | 'workers' | 'executable'>;
+export type SessionStart = Pick<RunLogLine, 'run_id' | 'study' | 'arm' | 'browser' | 'file' | 'registered' | 'rows' | 'selection' | 'redo' | 'total' | 'workers' | 'browsers' | 'executable'>;
 
 export function logStart(s: SessionStart): RunLogLine {
   const at = new Date().toISOString();

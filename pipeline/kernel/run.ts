@@ -6,8 +6,9 @@
 //   3. selection       --only REGEX (smoke runs only) and --shard i/n
 //   4. run file        resume, --redo, --smoke (run-files.ts); data/runs.jsonl gets the session's start
 //   5. trace writer    one validated row per unit, fsynced; a torn last line moved aside
-//   6. browser pool    a browser (replaced every `browserBatch` units), `workers` units at once, each
-//                      worker with its own resources; a failed attempt is kept in data/excluded/
+//   6. browser pool    `browsers` browser processes (each replaced every `browserBatch` units),
+//                      `workers` units at once spread over them, each worker with its own resources;
+//                      a failed attempt is kept in data/excluded/
 //   7. manifest        manifests/data.sha256; data/runs.jsonl gets the session's end
 //   8. rows            every row of the run file, for the study's summary (analysis/run-summary.ts)
 //
@@ -74,6 +75,8 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
 export interface RunFlags {
   smoke: boolean;
   workers: number;
+  /** browser processes the workers are spread over (default 1): Firefox's parent does every context's BiDi work on one thread */
+  browsers?: number;
   only?: string;
   redo?: string;
   /** "i/n": this machine's share of the units */
@@ -150,6 +153,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
   const start = logStart({
     run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
     rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length, workers: flags.workers,
+    ...((flags.browsers ?? 1) > 1 ? { browsers: Math.min(flags.browsers!, flags.workers) } : {}),
     executable: browserExecutable(p.browser),
   });
   const excluded = [...chosen.excluded];
@@ -171,7 +175,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
     const startedMs = performance.now();
     let done = 0;
     await executeUnits(p, todo, {
-      workers: flags.workers, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke,
+      workers: flags.workers, browsers: flags.browsers, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke,
       onFailure: keepFailure,
       onRow: (row) => {
         writer.append(row);
@@ -201,6 +205,8 @@ export interface UnitPhases {
 
 export interface ExecuteOptions<U, R> {
   workers: number;
+  /** browser processes (default 1); worker i runs in process i mod browsers */
+  browsers?: number;
   runId: string;
   ledgerHead: string;
   smoke: boolean;
@@ -211,29 +217,37 @@ export interface ExecuteOptions<U, R> {
 }
 
 /**
- * Step 6 of the skeleton, on its own: runs units through the browser pool — a browser replaced every
- * `browserBatch` units, `workers` units at once, each worker with its own resources, a unit retried
- * after an infrastructure failure — and hands each finished row (header added) to onRow. Writes
- * nothing itself: runArm writes the run file, the bench a scratch file.
+ * Step 6 of the skeleton, on its own: runs units through the browser pool — `browsers` processes,
+ * each replaced every `browserBatch` units, `workers` units at once (worker i in process i mod
+ * browsers), each worker with its own resources, a unit retried after an infrastructure failure —
+ * and hands each finished row (header added) to onRow. Writes nothing itself: runArm writes the run
+ * file, the bench a scratch file.
  */
 export async function executeUnits<U, R extends TraceRow, W>(
   p: Pick<RunPlan<U, R, W>, 'study' | 'arm' | 'browser' | 'browserBatch' | 'worker' | 'runUnit' | 'retries'>,
   units: readonly U[],
   options: ExecuteOptions<U, R>,
 ): Promise<void> {
-  const batchSize = p.browserBatch ?? Infinity;
+  const processes = Math.max(1, Math.min(options.browsers ?? 1, options.workers));
+  // a batch is counted per process: each browser is replaced after its share of browserBatch units
+  const batchSize = (p.browserBatch ?? Infinity) * processes;
+  const launch = options.launch ?? (() => launchBrowser(p.browser));
   for (let from = 0; from < units.length; from += batchSize) {
     const batch = units.slice(from, from + batchSize);
-    const launched = await (options.launch ?? (() => launchBrowser(p.browser)))();
+    const launched: LaunchedBrowser[] = [];
     try {
-      await runPool<U, W>({
+      for (let i = 0; i < processes; i++) launched.push(await launch());
+      await runPool<U, { own: W; launched: LaunchedBrowser }>({
         items: batch,
         workers: options.workers,
-        setup: (index) => (p.worker ? p.worker.setup(launched, index) : Promise.resolve(undefined as W)),
-        teardown: (w) => (p.worker ? p.worker.teardown(w) : Promise.resolve()),
-        work: async (unit, worker) => {
+        setup: async (index) => {
+          const mine = launched[index % processes]!;
+          return { own: p.worker ? await p.worker.setup(mine, index) : (undefined as W), launched: mine };
+        },
+        teardown: (w) => (p.worker ? p.worker.teardown(w.own) : Promise.resolve()),
+        work: async (unit, { own: worker, launched: mine }) => {
           const phases: UnitPhases = { imposedMs: null };
-          const ctx: UnitContext<W> = { browser: launched, worker, runId: options.runId, ledgerHead: options.ledgerHead, smoke: options.smoke, phases };
+          const ctx: UnitContext<W> = { browser: mine, worker, runId: options.runId, ledgerHead: options.ledgerHead, smoke: options.smoke, phases };
           const startedMs = performance.now();
           let body: RowBody<R> | undefined;
           for (let attempt = 1; body === undefined; attempt++) {
@@ -247,13 +261,13 @@ export async function executeUnits<U, R extends TraceRow, W>(
           const endedMs = performance.now();
           const header: RowHeader = {
             schema: 'trace/1', study: p.study, arm: p.arm, run_id: options.runId,
-            browser: { name: launched.name, version: launched.version }, ledger_head: options.ledgerHead,
+            browser: { name: mine.name, version: mine.version }, ledger_head: options.ledgerHead,
           };
           options.onRow({ ...header, ...body, ...(options.smoke ? { smoke: true } : {}) } as R, unit, { phases, startedMs, endedMs });
         },
       });
     } finally {
-      await launched.browser.close().catch(() => undefined);
+      await Promise.all(launched.map((l) => l.browser.close().catch(() => undefined)));
     }
   }
 }

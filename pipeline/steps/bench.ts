@@ -12,10 +12,11 @@ import { codeRoot, rel } from '../../core/paths.ts';
 import { runBench, sliceIds, type SliceId } from '../bench/run-bench.ts';
 import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
-import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
+import { FAST_BROWSERS, FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
 
 /** ours' defaults (chosen with the bench; see docs/speed.md and pipeline/browser/speed.ts) */
 export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium } as const;
+export const OURS_BROWSERS = { 'layers-firefox': FAST_BROWSERS.layers.firefox } as const;
 
 const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
 
@@ -32,6 +33,7 @@ await main({
     seed: { type: 'string', default: 'bench/1', help: 'the seed of the stratified choice' },
     workers: { type: 'string', default: String(OURS_WORKERS['layers-chromium']), help: 'ours: units at once in the layers Chromium slice (the naive harness always runs 1)' },
     'firefox-workers': { type: 'string', default: String(OURS_WORKERS['layers-firefox']), help: 'ours: units at once in the layers Firefox slice' },
+    'firefox-browsers': { type: 'string', default: String(OURS_BROWSERS['layers-firefox']), help: 'ours: Firefox processes the layers Firefox slice\'s units are spread over' },
     'evidence-workers': { type: 'string', default: String(OURS_WORKERS['evidence-chromium']), help: 'ours: units at once in the evidence slice (their observation windows overlap)' },
     chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
@@ -44,7 +46,7 @@ await main({
     const full = executablePath('chromium');
     const oursChromium = chromiumChoice(values.chromium) ?? full;
     const naive: Harness = { name: 'naive', workers: 1, chromium: full };
-    const ours = (workers: number): Harness => ({ name: 'ours', workers, chromium: oursChromium });
+    const ours = (workers: number, browsers = 1): Harness => ({ name: 'ours', workers, browsers, chromium: oursChromium });
     const stamp = stampNow();
     const scratchDir = path.resolve(values.scratch ?? path.join(codeRoot, 'bench', 'scratch', stamp));
     const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', values.load ? 'load-results.json' : 'results.json'));
@@ -58,7 +60,7 @@ await main({
       naive,
       ours: {
         'layers-chromium': ours(intOption(values.workers, 'workers', 1)),
-        'layers-firefox': ours(intOption(values['firefox-workers'], 'firefox-workers', 1)),
+        'layers-firefox': ours(intOption(values['firefox-workers'], 'firefox-workers', 1), intOption(values['firefox-browsers'], 'firefox-browsers', 1)),
         'evidence-chromium': ours(intOption(values['evidence-workers'], 'evidence-workers', 1)),
       },
       hogSeconds: intOption(values['hog-seconds'], 'hog-seconds', 3600),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { makeTree } from '../../helpers/tree.ts';
 import { freeze } from '../../../pipeline/kernel/ledger.ts';
-import { runArm, type RunFlags } from '../../../pipeline/kernel/run.ts';
+import { executeUnits, runArm, type RunFlags } from '../../../pipeline/kernel/run.ts';
 import { readRunLog } from '../../../pipeline/kernel/run-log.ts';
 import { layersPlan, unitKey, unitsFor } from '../../../pipeline/layers/arms.ts';
 import { readLayersTasks } from '../../../pipeline/layers/read-tasks.ts';
@@ -140,4 +140,34 @@ test('a resume that writes rows records its session; a resume of a complete run 
   assert.equal(again.written, 0);
   assert.equal(again.rows.length, 6);
   assert.deepEqual(record(), before, 'data/runs.jsonl and the data manifest are byte for byte as they were');
+});
+
+test('workers spread over browser processes (--browsers): worker i in process i mod n, every unit once, the outcomes of one process', async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(tree.cleanup);
+  setQuiet(true);
+  const units = unitsFor('main', readLayersTasks().filter((task) => /^cards-(baseline-01|action-01)$/.test(task.condition_id)));
+  const runWith = async (browsers: number) => {
+    const plan = layersPlan('main', 'firefox', units);
+    const processes = new Set<unknown>();
+    const rows: LayersRow[] = [];
+    await executeUnits({ ...plan, runUnit: (u, ctx) => { processes.add(ctx.browser.browser); return plan.runUnit(u, ctx); } }, units, {
+      workers: 2, browsers, runId: 'spread', ledgerHead: '0'.repeat(64), smoke: true,
+      onRow: (row) => rows.push(row as LayersRow), onFailure: () => undefined,
+    });
+    return { processes: processes.size, rows };
+  };
+  const one = await runWith(1);
+  const two = await runWith(2);
+  assert.equal(one.processes, 1);
+  assert.equal(two.processes, 2, 'two Firefox processes served the two workers');
+  assert.equal(two.rows.length, units.length);
+  const plan = layersPlan('main', 'firefox', units);
+  assert.deepEqual(two.rows.map(unitKey).sort(), units.map((u) => plan.unitKey(u)).sort(), 'every unit once');
+  const a = outcomes(one.rows);
+  for (const [key, r2] of outcomes(two.rows)) {
+    const r1 = a.get(key)!;
+    if (r1.timing_sensitive || r2.timing_sensitive) continue;
+    assert.deepEqual([r2.apparent_success, r2.vts, r2.false_completion], [r1.apparent_success, r1.vts, r1.false_completion], `${key}: ${r1.error ?? ''} | ${r2.error ?? ''}`);
+  }
 });
