@@ -4,6 +4,6 @@
 // A recorded policy without a function here makes the reanalysis fail, naming the policy.
 import { verdictRegistry, type VerdictRegistry } from './verdicts.ts';
 import { productionPolicies } from '../core/evidence/production.ts';
-import { controlledPolicies } from '../core/evidence/policies.ts';
+import { controlledPolicies } from '../verifier/src/policies.ts';
 
 export const registry: VerdictRegistry = verdictRegistry({ controlled: controlledPolicies, 'arm-a': controlledPolicies, 'arm-b': productionPolicies });

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { byTime, roundMs, type EvidenceEvent } from '../../core/evidence/events.ts';
+import { byTime, roundMs, type EvidenceEvent } from '../../verifier/src/events.ts';
 import { RStackError } from '../../core/errors.ts';
 import type { BrowserName } from './launch.ts';
 import { pageToProcess, processNow, syncPageClock, type PageClock } from './clock.ts';
