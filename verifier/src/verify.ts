@@ -73,13 +73,20 @@ export function attach(page: Page): Verifier {
     if (from) push({ ...base, type: 'redirect', detail: { method: request.method(), from: from.url() } });
     else push({ ...base, type: 'request', detail: { method: request.method(), resource_type: request.resourceType() } });
   };
+  // A redirect hop's response and completion are not the chain's end: the next hop's `redirect`
+  // event stands for them. At the time they arrive redirectedTo() may not be known yet, so a 3xx
+  // with a Location header marks its request as a hop.
+  const hops = new WeakSet<Request>();
   const onResponse = (response: Response) => {
     const request = response.request();
-    if (request.redirectedTo()) return; // a 3xx hop: the next hop's redirect event stands for it
+    if (request.redirectedTo() || (response.status() >= 300 && response.status() < 400 && response.headers().location !== undefined)) {
+      hops.add(request);
+      return;
+    }
     push({ source: 'network', request_id: idOf(request), type: 'response', url: response.url(), status: response.status(), detail: { from_service_worker: response.fromServiceWorker() } });
   };
   const onFinished = (request: Request) => {
-    if (request.redirectedTo()) return;
+    if (request.redirectedTo() || hops.has(request)) return;
     push({ source: 'network', request_id: idOf(request), type: 'finished' });
   };
   const onFailed = (request: Request) => push({ source: 'network', request_id: idOf(request), type: 'failed', detail: { error: request.failure()?.errorText ?? 'unknown' } });
