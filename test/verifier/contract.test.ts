@@ -15,7 +15,7 @@ test('a well-formed contract passes, in every semantic kind', () => {
   validateContract(good);
   validateContract({ ...good, request: 'none' });
   validateContract({ ...good, request: { method: 'get', url: /\/api\/records\?q=/ } });
-  validateContract({ ...good, semantic: { kind: 'read-back', read: async () => 1, success: (v) => v === 1 } });
+  validateContract({ ...good, semantic: { kind: 'read-back', read: async () => 1, success: (v: unknown) => v === 1 } });
   validateContract({ ...good, semantic: { kind: 'result-set', read: async () => [], matches: () => true, expect: 'empty' } });
   validateContract({ ...good, semantic: { kind: 'event', success: { source: 'app', type: 'commit' } }, reread: { read: async () => 1, holds: () => true } });
 });
