@@ -84,11 +84,11 @@ export const summaryTables: Record<LayersArm, SummaryTable[]> = {
 export function verifiedSummary(rows: readonly LayersRow[]): string {
   const groups = new Map<string, LayersRow[]>();
   for (const r of rows) for (const layer of [r.layer, 'all']) groups.set(`${r.policy}|${layer}`, [...(groups.get(`${r.policy}|${layer}`) ?? []), r]);
-  const lines = ['policy                      layer         n  claimed  AS  VTS  FC'];
+  const lines = ['policy                      layer           n  claimed   AS  VTS  FC'];
   for (const [key, rs] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const [policy, layer] = key.split('|');
     const claimed = rs.filter((r) => r.claim?.done === true);
-    lines.push(`${policy!.padEnd(28)}${layer!.padEnd(12)}${String(rs.length).padStart(3)}  ${String(claimed.length).padStart(7)}  ${String(rs.filter((r) => r.apparent_success).length).padStart(2)}  ${String(rs.filter((r) => r.vts).length).padStart(3)}  ${String(claimed.filter((r) => !r.vts).length).padStart(2)}`);
+    lines.push(`${policy!.padEnd(28)}${layer!.padEnd(14)}${String(rs.length).padStart(3)}  ${String(claimed.length).padStart(7)}  ${String(rs.filter((r) => r.apparent_success).length).padStart(3)}  ${String(rs.filter((r) => r.vts).length).padStart(3)}  ${String(claimed.filter((r) => !r.vts).length).padStart(2)}`);
   }
   return lines.join('\n');
 }
