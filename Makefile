@@ -64,6 +64,9 @@ export AGENT AGENT_FILES
 run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (docs/score-your-agent.md)
 	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
+run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (ARGS=--smoke until its prereg is frozen); BROWSER=firefox
+	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 

@@ -7,7 +7,8 @@
 //   5. recount   recount.ts, in TypeScript from the rows           → recount tables
 //   6. compare   compare.ts, every row and count                   → problems naming table, row, column
 //   7. verdicts  verdicts.ts: recompute each evidence verdict from its events → a table + problems
-//   7b. others   production-exploratory.ts (arm-b's exploratory rules on the negatives); deviations.ts (from the record:
+//   7b. others   production-exploratory.ts (arm-b's exploratory rules on the negatives); verifier-replay.ts (the
+//                verifier's contract replayed on the controlled arm and Arm A); deviations.ts (from the record:
 //                ledger, preregs, data/excluded, data/runs.jsonl)            → tables
 //   8. write     out/<table>.json and .csv, with Wilson intervals and McNemar p → files
 //
@@ -25,6 +26,7 @@ import { tables, finishRow, type TableRow } from './tables.ts';
 import { tableFile, toCatalog, toCsv, toJson } from './output.ts';
 import { productionExploratory } from './production-exploratory.ts';
 import { deviations } from './deviations.ts';
+import { verifierReplay } from './verifier-replay.ts';
 
 export interface ReanalyzeOptions {
   /** where the raw trace rows are (default data/raw) */
@@ -91,6 +93,7 @@ export async function reanalyze(options: ReanalyzeOptions = {}): Promise<Reanaly
   const computed: Record<string, TableRow[]> = {
     evidence_verdict_check: verdicts.rows,
     evidence_production_exploratory: productionExploratory(input.evidence),
+    evidence_verifier_replay: verifierReplay(input.evidence),
     ...deviations(),
   };
   for (const def of tables) {

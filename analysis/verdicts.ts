@@ -1,7 +1,8 @@
 // Evidence verdicts are pure functions of the recorded timeline (DESIGN.md), so the reanalysis can
 // compute each one again from `events` and require the recorded verdict. The functions are not
-// written here: they are the evidence study's own (core/evidence/, and arm B's), looked up by policy
-// name in a registry (verdict-registry.ts) so that the check runs the very code the runs ran.
+// written here: they are the evidence study's own (the five of the verifier, verifier/src/policies.ts,
+// and Arm B's, core/evidence/production.ts), looked up by policy name in a registry
+// (verdict-registry.ts) so that the check runs the very code the runs ran.
 import type { EvidenceRow, Located, TimelineEvent, Verdict } from './rows.ts';
 import type { TableRow } from './tables.ts';
 

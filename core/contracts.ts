@@ -32,7 +32,7 @@ export interface TraceHeader {
  */
 export interface LayersFields {
   study?: "layers";
-  arm?: "main" | "horizon" | "pilot" | "agent";
+  arm?: "main" | "horizon" | "pilot" | "agent" | "verified";
   template: "cards" | "profile" | "modal";
   layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
   severity: number;
@@ -565,7 +565,7 @@ export type Exclusion = {
 export type PreregFrontMatter = {
   id: string;
   study: "layers" | "evidence";
-  arm: "main" | "horizon" | "pilot" | "agent" | "controlled" | "arm-a" | "arm-b";
+  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b";
   version: string;
   /**
    * the id of the prereg or amendment this one amends and replaces as the protocol in force
@@ -607,7 +607,7 @@ export type RunLogLine = {
   session: string;
   run_id: string;
   study: "layers" | "evidence";
-  arm: "main" | "horizon" | "pilot" | "agent" | "controlled" | "arm-a" | "arm-b";
+  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b";
   browser: "chromium" | "firefox";
   /**
    * the run file, relative to the root

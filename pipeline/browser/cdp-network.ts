@@ -5,7 +5,7 @@
 // completed) and loadingFailed. Times are CDP MonotonicTime mapped exactly onto the process clock;
 // each event also keeps when the runner received it (detail.observed_ms).
 import type { CDPSession, Page } from 'playwright-core';
-import type { EvidenceEvent } from '../../core/evidence/events.ts';
+import type { EvidenceEvent } from '../../verifier/src/events.ts';
 import { cdpToProcess, processNow } from './clock.ts';
 import type { NetworkDriver } from './network-driver.ts';
 

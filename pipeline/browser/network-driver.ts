@@ -1,7 +1,7 @@
-// What every network driver yields: the study's network events (core/evidence/events.ts) with
+// What every network driver yields: the study's network events (verifier/src/events.ts) with
 // t_ms on the process clock (absolute; the recorder shifts them to the dispatch), and what the
 // driver can and cannot tell. Drivers record while the page runs and normalise when stopped.
-import type { EvidenceEvent } from '../../core/evidence/events.ts';
+import type { EvidenceEvent } from '../../verifier/src/events.ts';
 
 export interface DriverCapabilities {
   protocol: 'cdp' | 'webdriver-bidi';

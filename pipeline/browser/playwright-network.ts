@@ -14,7 +14,7 @@
 // Not reported through this API in Firefox: served-from-cache, and served-by-service-worker
 // (fromServiceWorker() reads false for a response a service worker answered), so both are null.
 import type { Page, Request, Response } from 'playwright-core';
-import type { EvidenceEvent } from '../../core/evidence/events.ts';
+import type { EvidenceEvent } from '../../verifier/src/events.ts';
 import { epochToProcess, processNow } from './clock.ts';
 import type { NetworkDriver } from './network-driver.ts';
 

@@ -1,5 +1,5 @@
 // The browser layer of the evidence study: given a Playwright page, record one timeline of
-// events in one vocabulary (core/evidence/events.ts), whichever browser drives it.
+// events in one vocabulary (verifier/src/events.ts), whichever browser drives it.
 //
 //   installProbe(context)        before any page exists: the DOM probe runs ahead of page scripts
 //   startRecorder(page, name)    starts the browser's network driver (CDP | Playwright events)
@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { byTime, roundMs, type EvidenceEvent } from '../../core/evidence/events.ts';
+import { byTime, roundMs, type EvidenceEvent } from '../../verifier/src/events.ts';
 import { RStackError } from '../../core/errors.ts';
 import type { BrowserName } from './launch.ts';
 import { pageToProcess, processNow, syncPageClock, type PageClock } from './clock.ts';

@@ -11,10 +11,10 @@ import { installProbe, startRecorder } from '../browser/recorder.ts';
 import { evidenceApp, type ServerEvent } from '../../fixtures/evidence/app.ts';
 import type { EvidenceTask } from '../../fixtures/evidence/tasks.ts';
 import type { FixtureServer } from '../../fixtures/server.ts';
-import { verdictsOf } from '../../core/evidence/policies.ts';
+import { verdictsOf } from '../../verifier/src/policies.ts';
 import type { EvidenceRow } from '../../analysis/rows.ts';
 import type { RowBody, UnitPhases } from '../kernel/run.ts';
-import type { EvidenceEvent } from '../../core/evidence/events.ts';
+import type { EvidenceEvent } from '../../verifier/src/events.ts';
 import { processNow } from '../browser/clock.ts';
 
 /** The policy-set name every evidence row carries in its `policy` field (the verdicts hold each policy). */

@@ -17,7 +17,7 @@ import { rel } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
 import { RStackError, UsageError } from '../../core/errors.ts';
-import { runGates, type GateResult } from '../../core/evidence/gates.ts';
+import { runGates, type GateResult } from './gates.ts';
 import type { EvidenceRow } from '../../analysis/rows.ts';
 import { runSummary, type SummaryTable } from '../../analysis/run-summary.ts';
 import type { BrowserName } from '../browser/launch.ts';

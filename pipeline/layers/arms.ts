@@ -3,6 +3,8 @@
 // becomes a row (condition.ts), and the tables its summary shows (analysis/tables.ts).
 import type { Command } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
+import { messages } from '../../core/messages.ts';
+import { UsageError } from '../../core/errors.ts';
 import { rel } from '../../core/paths.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
@@ -15,6 +17,7 @@ import { readLayersTasks } from './read-tasks.ts';
 import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
 import { policyAgent } from './policies/agent.ts';
+import { verifiedAgent, verifiedPolicies } from './policies/verified.ts';
 import type { Scoring } from './scoring.ts';
 import { flagRuleInForce, HORIZONS_MS, MAIN_BOUNDARY_MS, STALL_RETRIES } from './protocol.ts';
 
@@ -22,7 +25,8 @@ import { flagRuleInForce, HORIZONS_MS, MAIN_BOUNDARY_MS, STALL_RETRIES } from '.
 export const BROWSER_BATCH = 150;
 
 export interface LayersUnit { task: LayersTask; policy: string; scoring: Scoring }
-export type LayersArm = 'main' | 'horizon';
+/** main and horizon are registered; verified (the reference policies wrapped by the verifier) runs as smoke runs until its prereg is frozen */
+export type LayersArm = 'main' | 'horizon' | 'verified';
 
 export const unitKey = (row: { condition_id: string; policy: string; horizon_ms: number }) => `${row.condition_id}|${row.policy}|${row.horizon_ms}`;
 const horizonOf = (s: Scoring) => (s.kind === 'after-policy' ? s.boundaryMs : s.horizonMs);
@@ -30,6 +34,10 @@ const horizonOf = (s: Scoring) => (s.kind === 'after-policy' ? s.boundaryMs : s.
 export function unitsFor(arm: LayersArm, tasks: LayersTask[] = readLayersTasks()): LayersUnit[] {
   if (arm === 'main') {
     return tasks.flatMap((task) => referencePolicies.map((p) => ({ task, policy: p.name, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const })));
+  }
+  // every condition, each of the two wrapped policies, scored as the main arm is
+  if (arm === 'verified') {
+    return tasks.flatMap((task) => Object.keys(verifiedPolicies).map((policy) => ({ task, policy, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const })));
   }
   // the horizon ablation: all State and Verification card tasks, one action, then passive waiting
   return tasks
@@ -51,9 +59,11 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
     ...(flagRule === 'speed' ? { retries: STALL_RETRIES } : {}),
     worker: { setup: () => startFixtureServer(), teardown: (server) => server.close() },
     runUnit: async (u, ctx) => {
-      const agent = policyAgent(layersPolicies[u.policy]!, u.task);
-      const { result: _result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule, phases: ctx.phases });
-      return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
+      const verified = verifiedPolicies[u.policy];
+      const agent = verified ? verifiedAgent(verified, u.task) : policyAgent(layersPolicies[u.policy]!, u.task);
+      const { result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule, phases: ctx.phases });
+      // a verified policy's claim: done exactly when its save closed (false completion: claimed done, not VTS)
+      return { condition_id: u.task.condition_id, policy: u.policy, ...outcome, ...(verified ? { claim: result.claim } : {}) };
     },
   };
 }
@@ -66,7 +76,22 @@ export const summaryTables: Record<LayersArm, SummaryTable[]> = {
     { name: 'layers_timing', hide: ['browser'] },
   ],
   horizon: [{ name: 'layers_horizon', hide: ['browser'] }],
+  // no registered table reads this arm yet: its screen is verifiedSummary below
+  verified: [],
 };
+
+/** The verified arm's end screen: per policy and layer, claimed done, AS, VTS and false completion (claimed done, not VTS). */
+export function verifiedSummary(rows: readonly LayersRow[]): string {
+  const groups = new Map<string, LayersRow[]>();
+  for (const r of rows) for (const layer of [r.layer, 'all']) groups.set(`${r.policy}|${layer}`, [...(groups.get(`${r.policy}|${layer}`) ?? []), r]);
+  const lines = ['policy                      layer           n  claimed   AS  VTS  FC'];
+  for (const [key, rs] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const [policy, layer] = key.split('|');
+    const claimed = rs.filter((r) => r.claim?.done === true);
+    lines.push(`${policy!.padEnd(28)}${layer!.padEnd(14)}${String(rs.length).padStart(3)}  ${String(claimed.length).padStart(7)}  ${String(rs.filter((r) => r.apparent_success).length).padStart(3)}  ${String(rs.filter((r) => r.vts).length).padStart(3)}  ${String(claimed.filter((r) => !r.vts).length).padStart(2)}`);
+  }
+  return lines.join('\n');
+}
 
 export const armOptions = {
   browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
@@ -77,8 +102,10 @@ type Values = { browser?: string } & Parameters<typeof runFlags>[0];
 
 async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
   const browser = parseBrowserName(values.browser);
+  if (arm === 'verified' && !values.smoke) throw new UsageError(messages.verifiedArmUnregistered());
   const result = await runArm(runFlags(values), () => layersPlan(arm, browser));
-  process.stdout.write(`layers/${arm} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTables[arm])}\n`);
+  const screen = arm === 'verified' ? verifiedSummary(result.rows) : runSummary(result.rows, summaryTables[arm]);
+  process.stdout.write(`layers/${arm} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${screen}\n`);
   const errors = result.rows.filter((r) => r.error).length;
   if (errors) log({ kind: 'warn', message: `${errors} traces recorded a policy error (see the rows' error field)` });
   return 0;
@@ -90,6 +117,11 @@ const runTargets: Record<LayersArm, { name: string; summary: string; usage: stri
     name: 'make run-layers',
     summary: 'run the 864 `layers` traces (288 conditions × 3 reference policies) and print AS / VTS / FC per policy and layer',
     usage: 'make run-layers [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke --only cards-state"]',
+  },
+  verified: {
+    name: 'rstackbench run-verified',
+    summary: 'the selector-only and semantic-recovery policies wrapped by the verifier on the 288 `layers` conditions (576 traces; smoke runs only until its prereg is frozen): claimed done, AS, VTS, FC per policy and layer',
+    usage: 'rstackbench run-verified --smoke [--browser firefox] [--only cards-state]',
   },
   horizon: {
     name: 'make run-horizon',

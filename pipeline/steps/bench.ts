@@ -12,6 +12,7 @@ import { codeRoot, rel } from '../../core/paths.ts';
 import { runBench, sliceIds, type SliceId } from '../bench/run-bench.ts';
 import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
+import { measureVerifierOverhead } from '../bench/verifier-overhead.ts';
 import { FAST_BROWSERS, FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
 
 /** ours' defaults (chosen with the bench; see docs/speed.md and pipeline/browser/speed.ts) */
@@ -39,6 +40,7 @@ await main({
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
     out: { type: 'string', help: 'the results file (default bench/results.json, or bench/load-results.json with --load)' },
     scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
+    'verifier-actions': { type: 'string', default: '40', help: "the verifier's overhead per action: this many saves of the controlled app in Chromium, bare and verified (0: not measured)" },
   },
   async run(values) {
     const slices = values.slices!.split(',').map((s) => s.trim()).filter(Boolean);
@@ -66,6 +68,10 @@ await main({
       hogSeconds: intOption(values['hog-seconds'], 'hog-seconds', 3600),
       scratchDir,
     });
+    // the verifier's cost per action, on the same fixture (compare mode only)
+    const verifierActions = intOption(values['verifier-actions'], 'verifier-actions', 0, 0);
+    const overhead = !values.load && verifierActions > 0 ? await measureVerifierOverhead({ actions: verifierActions, chromium: oursChromium }) : null;
+    if (overhead) Object.assign(results, { verifier_overhead: overhead });
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
     const lines = [`${rel(out)} (rows in ${rel(scratchDir)})`];
@@ -74,6 +80,11 @@ await main({
       lines.push(`  ${id.padEnd(18)} ratio ${s.ratio} (blocks' median ${s.block_ratio_median}); ${a.traces_per_s} → ${b.traces_per_s} traces/s; overhead ${a.overhead_ms_per_trace} → ${b.overhead_ms_per_trace} ms/trace; peak RSS ${a.peak_rss_mb} → ${b.peak_rss_mb} MB; unflagged flips ${s.flips_unflagged}`);
     }
     lines.push(`ratio (layers Chromium): ${results.ratio}; flips: ${results.flips}`);
+    if (overhead) {
+      const f = (x: { median_ms: number | null; p95_ms: number | null }) => `median ${x.median_ms} ms, p95 ${x.p95_ms} ms`;
+      lines.push(`verifier (${overhead.actions} saves each, Chromium): bare ${f(overhead.bare)}; verified ${f(overhead.verified)}; with re-read ${f(overhead.reread)}`);
+      lines.push(`  overhead per action: ${f(overhead.overhead)}; with re-read ${f(overhead.overhead_reread)}; not closed: ${overhead.not_closed}`);
+    }
     for (const f of results.flipped_rows.slice(0, 30)) lines.push(`  flip ${f.slice} ${f.unit} (${f.between}): ${f.a} → ${f.b}${f.errors.some(Boolean) ? ` [errors: ${f.errors.map((e) => e ?? '-').join(' | ')}]` : ''}`);
     process.stdout.write(lines.join('\n') + '\n');
     return 0;

@@ -15,7 +15,7 @@ import type { EvidenceRow, TimelineEvent } from '../../analysis/rows.ts';
 let root: string;
 const sample = (name: string) => fs.readFileSync(path.join(codeRoot, 'analysis', 'queries', `${name}.sample.jsonl`), 'utf8');
 
-// a tiny local registry of evidence policies; the real ones come from core/evidence at merge
+// a tiny local registry of evidence policies; the real ones come from verifier/ and core/evidence at merge
 const firstOf = (pred: (e: TimelineEvent) => boolean): VerdictFn => (events) => {
   const hit = events.find(pred);
   return { accept: hit !== undefined, latency_ms: hit ? hit.t_ms : null };

@@ -26,7 +26,7 @@ test('make bench on a tiny slice: results.json structure, flips from the rows it
   const before = registeredState();
   const ended = await run(path.join(codeRoot, 'bin/rstackbench'), [
     'bench', '--slices', 'layers-chromium,evidence-chromium', '--slice-size', '6', '--evidence-size', '2', '--blocks', '2',
-    '--workers', '3', '--evidence-workers', '2', '--out', out, '--scratch', scratch,
+    '--workers', '3', '--evidence-workers', '2', '--verifier-actions', '3', '--out', out, '--scratch', scratch,
   ]);
   assert.equal(ended.exitCode, 0, ended.stderr);
   assert.deepEqual(registeredState(), before, 'data/, the run log, the ledger and the manifests are untouched');
@@ -60,6 +60,18 @@ test('make bench on a tiny slice: results.json structure, flips from the rows it
     assert.equal(s.flips['ours-vs-registered'].flips, r.flips.length);
     assert.equal(s.flips['ours-vs-registered'].same + r.flips.length + r.flaggedFlips, units, 'every bench unit has its registered row');
   }
+  // the verifier's overhead per action: three saves each way, every verified one closed
+  const v = results.verifier_overhead;
+  assert.equal(v.actions, 3);
+  assert.equal(v.browser.name, 'chromium');
+  assert.equal(v.not_closed, 0);
+  for (const k of ['bare', 'verified', 'reread', 'overhead', 'overhead_reread']) {
+    assert.equal(v[k].n, 3, k);
+    assert.equal(typeof v[k].median_ms, 'number', k);
+    assert.equal(typeof v[k].p95_ms, 'number', k);
+    assert.ok(v[k].p95_ms >= v[k].median_ms, k);
+  }
+  assert.match(ended.stdout, /overhead per action: median -?[\d.]+ ms, p95 -?[\d.]+ ms/);
   assert.equal(results.flips, new Set(results.flipped_rows.map((f: { slice: string; unit: string }) => `${f.slice}|${f.unit}`)).size);
   fs.rmSync(tmp, { recursive: true, force: true });
 });

@@ -9,8 +9,8 @@ import { installProbe, startRecorder } from '../../../pipeline/browser/recorder.
 import { startFixtureServer, send, sendHtml, now } from '../../../fixtures/server.ts';
 import { serverEvents } from '../../../pipeline/evidence/condition.ts';
 import type { ServerEvent } from '../../../fixtures/evidence/app.ts';
-import { chainsOf, correlate } from '../../../core/evidence/correlate.ts';
-import { pathOf, type EvidenceEvent } from '../../../core/evidence/events.ts';
+import { chainsOf, correlate } from '../../../verifier/src/correlate.ts';
+import { pathOf, type EvidenceEvent } from '../../../verifier/src/events.ts';
 import { validate } from '../../../core/validate.ts';
 
 const page = `<!doctype html><html><head><script>document.documentElement.setAttribute('data-ui', 'parsed');</script></head>

@@ -7,9 +7,9 @@ import { browserNames, launchBrowser } from '../../../pipeline/browser/launch.ts
 import { startFixtureServer } from '../../../fixtures/server.ts';
 import { generateTasks, type EvidenceTask } from '../../../fixtures/evidence/tasks.ts';
 import { runCondition } from '../../../pipeline/evidence/condition.ts';
-import { chainsOf, correlate, type Chain } from '../../../core/evidence/correlate.ts';
-import { runGates, streamGapMs } from '../../../core/evidence/gates.ts';
-import { pathOf, type EvidenceEvent } from '../../../core/evidence/events.ts';
+import { chainsOf, correlate, type Chain } from '../../../verifier/src/correlate.ts';
+import { runGates, streamGapMs } from '../../../pipeline/evidence/gates.ts';
+import { pathOf, type EvidenceEvent } from '../../../verifier/src/events.ts';
 
 const tasks: EvidenceTask[] = generateTasks()
   .filter((t) => t.rep === 0 && t.delay_ms === 50)

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runGates, type GateInput } from '../../../core/evidence/gates.ts';
-import type { EvidenceEvent } from '../../../core/evidence/events.ts';
-import { app, dispatch, dom, failed, finished, horizon, received, redirect, request, response } from './timelines.ts';
+import { runGates, type GateInput } from '../../../pipeline/evidence/gates.ts';
+import type { EvidenceEvent } from '../../../verifier/src/events.ts';
+import { app, dispatch, dom, failed, finished, horizon, received, redirect, request, response } from '../../verifier/timelines.ts';
 
 const sync = (u = 1): EvidenceEvent => ({ t_ms: 0, source: 'runner', type: 'clock-sync', detail: { page_uncertainty_ms: u } });
 const row = (scenario: string, events: EvidenceEvent[], id = scenario): GateInput => ({ condition_id: id, scenario, events });

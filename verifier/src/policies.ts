@@ -1,7 +1,7 @@
 // The five registered evidence policies. Each is a pure function of the recorded timeline: no page,
 // no browser, no fault label. The action's target contract (which request the action is meant to
 // cause) is part of the timeline, declared on the dispatch event; tests may pass it explicitly.
-// analysis/ recomputes every verdict from the stored events with these same functions.
+// The benchmark's analysis recomputes every verdict from the stored events with these same functions.
 //
 // A verdict's latency is when the evidence it needed was complete: for an accept, the time of the
 // last event it required; for a reject, the time of the first event that made rejection certain
@@ -10,8 +10,12 @@
 import { correlate, horizonOf, chainsOf, transportSucceeded, windowOf } from './correlate.ts';
 import { byTime, type EvidenceEvent, type TargetContract, type Timeline } from './events.ts';
 
-export type { Verdict } from '../contracts.ts';
-import type { Verdict } from '../contracts.ts';
+/** One policy's verdict on one timeline (the trace row's `verdicts` values, schemas/trace.schema.json). */
+export interface Verdict {
+  accept: boolean;
+  /** when the evidence the verdict needed was complete; null: rejected only because the window closed */
+  latency_ms: number | null;
+}
 
 export type Policy = (timeline: Timeline, target?: TargetContract) => Verdict;
 

@@ -21,10 +21,22 @@
 //   server   received        the fixture server received a request (url: its path)
 //   server   responded       the fixture server finished its response
 //   server   aborted         the fixture server cut its response off
-import type { TimelineEvent } from '../contracts.ts';
 
-/** One event of a timeline: the contract is schemas/trace.schema.json ($defs.event). */
-export type EvidenceEvent = TimelineEvent;
+/**
+ * One event of a timeline. Its serialised form is the benchmark's schemas/trace.schema.json
+ * ($defs.event); the verifier restates the shape so that it depends on nothing of the benchmark.
+ */
+export interface EvidenceEvent {
+  /** ms relative to the action's dispatch, on one monotonic clock */
+  t_ms: number;
+  source: 'dom' | 'network' | 'app' | 'server' | 'runner';
+  type: string;
+  request_id?: string;
+  url?: string;
+  status?: number;
+  detail?: { [k: string]: unknown };
+}
+export type TimelineEvent = EvidenceEvent;
 
 export type Timeline = readonly EvidenceEvent[];
 

@@ -1,6 +1,6 @@
 // Hand-made timelines for the unit tests of correlation and policies: small builders, so each
 // test reads as the sequence of events it describes.
-import type { EvidenceEvent } from '../../../core/evidence/events.ts';
+import type { EvidenceEvent } from '../../verifier/src/events.ts';
 
 export const target = { method: 'POST', path: '/api/save' };
 

@@ -3,8 +3,8 @@
 // pass every gate before the registered run; the registered run reports them too. They read only
 // recorded events — the target contract too, declared on the dispatch event (the one way it travels
 // from the task to every reader) — never the verdicts or the truth.
-import { chainsOf, correlate, windowOf } from './correlate.ts';
-import { pathOf, targetOf, type EvidenceEvent } from './events.ts';
+import { chainsOf, correlate, windowOf } from '../../verifier/src/correlate.ts';
+import { pathOf, targetOf, type EvidenceEvent } from '../../verifier/src/events.ts';
 
 export interface GateInput { condition_id: string; scenario: string; events: EvidenceEvent[] }
 

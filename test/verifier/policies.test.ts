@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { policies, verdictsOf, policyIds, controlledPolicies } from '../../../core/evidence/policies.ts';
+import { policies, verdictsOf, policyIds, controlledPolicies } from '../../verifier/src/policies.ts';
 import { app, dispatch, dom, failed, finished, horizon, request, response, target, targetRequest } from './timelines.ts';
 
 const successRow = [dispatch(), dom('optimistic', 1), ...targetRequest(200), app('commit', 90), dom('confirmed', 91), horizon()];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { correlate, chainsOf } from '../../../core/evidence/correlate.ts';
+import { correlate, chainsOf } from '../../verifier/src/correlate.ts';
 import { dispatch, horizon, request, redirect, response, finished, failed, received, target, targetRequest } from './timelines.ts';
 
 test('the one target request is correlated, with its terminal completion', () => {

@@ -100,17 +100,29 @@ function hopOf(e: EvidenceEvent, fallbackMethod: string): Hop {
   return { url: e.url ?? '', method: method.toUpperCase() };
 }
 
-function matches(hop: Hop, target: TargetContract): boolean {
-  return hop.method === target.method.toUpperCase() && pathOf(hop.url) === target.path;
+/** Whether one hop of a chain is the action's target request (a request family, see contract.ts). */
+export type HopMatcher = (hop: Hop) => boolean;
+
+/** The target contract as a hop matcher: the same method, and exactly the contract's path. */
+export const targetMatcher = (target: TargetContract): HopMatcher => (hop) =>
+  hop.method === target.method.toUpperCase() && pathOf(hop.url) === target.path;
+
+/**
+ * Rules 1-3: the chains initiated inside the window [start, end] of which any hop matches.
+ * Shared by the policies (a target contract) and the verifier (any request family).
+ */
+export function candidatesOf(timeline: Timeline, matches: HopMatcher, window: { start: number; end: number }): Chain[] {
+  return chainsOf(timeline, window.end).filter(
+    (c) => c.request_t_ms >= window.start && c.request_t_ms <= window.end && c.hops.some(matches),
+  );
 }
 
 /** Correlates against the given contract, or the one declared at the dispatch; none declared: uncorrelated. */
 export function correlate(timeline: Timeline, target: TargetContract | undefined = targetOf(timeline)): Correlation {
   if (!target) return { kind: 'none' };
-  const { start, end: horizon } = windowOf(timeline);
-  const candidates = chainsOf(timeline, horizon).filter(
-    (c) => c.request_t_ms >= start && c.request_t_ms <= horizon && c.hops.some((h) => matches(h, target)),
-  );
+  const window = windowOf(timeline);
+  const { start, end: horizon } = window;
+  const candidates = candidatesOf(timeline, targetMatcher(target), window);
   if (candidates.length === 0) return { kind: 'none' };
   if (candidates.length > 1) return { kind: 'ambiguous', request_ids: candidates.map((c) => c.request_id) };
   const chain = candidates[0]!;

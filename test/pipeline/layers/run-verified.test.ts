@@ -1,0 +1,40 @@
+// The verified arm (the reference policies wrapped by the verifier), as a smoke run in a throw-away
+// tree: its rows carry the claim, go to data/excluded/, and a run without --smoke is refused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeTree, runScript } from '../../helpers/tree.ts';
+import { freeze } from '../../../pipeline/kernel/ledger.ts';
+import { setQuiet } from '../../../core/log.ts';
+import { readJsonl } from '../../../core/jsonl.ts';
+import type { LayersRow } from '../../../core/contracts.ts';
+
+test('run-verified --smoke: two wrapped policies per condition, each row with its claim; without --smoke: exit 2', { timeout: 300_000 }, async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(tree.cleanup);
+  setQuiet(true);
+  await freeze('test');
+  const refused = await runScript(tree, 'layers/run-verified.ts', []);
+  assert.equal(refused.exitCode, 2, refused.stderr);
+  assert.match(refused.stderr, /no frozen preregistration yet: run it with --smoke/);
+  assert.equal(fs.existsSync(tree.file('data/raw/layers/verified')), false);
+
+  const ran = await runScript(tree, 'layers/run-verified.ts', ['--smoke', '--only', '^cards-(baseline-01|action-01)$']);
+  assert.equal(ran.exitCode, 0, ran.stderr);
+  assert.match(ran.stdout, /policy +layer +n +claimed +AS +VTS +FC/);
+  const dir = tree.file('data/excluded/layers/verified');
+  const files = fs.readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.jsonl') && !f.includes('failed-attempts'));
+  assert.equal(files.length, 1, files.join(', '));
+  const rows = readJsonl<LayersRow>(path.join(dir, files[0]!), { schema: 'trace' });
+  assert.deepEqual(rows.map((r) => `${r.condition_id} ${r.policy}`).sort(), [
+    'cards-action-01 verified-selector-only', 'cards-action-01 verified-semantic-recovery',
+    'cards-baseline-01 verified-selector-only', 'cards-baseline-01 verified-semantic-recovery',
+  ]);
+  for (const r of rows) {
+    assert.equal(r.arm, 'verified');
+    assert.equal(typeof r.claim?.done, 'boolean');
+    if (r.claim!.done) assert.equal(r.vts, true, `${r.condition_id} ${r.policy}: claimed done without the save persisted`);
+  }
+  assert.ok(rows.filter((r) => r.condition_id === 'cards-baseline-01').every((r) => r.claim!.done));
+});
