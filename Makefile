@@ -1,6 +1,7 @@
 # RStackBench: one target per step of the flow, each calling one script in pipeline/.
 #   prereg/*.md ─freeze─▶ manifests/ledger.jsonl ─run-*─▶ data/raw ─reanalyze─▶ analysis/out
-#   ─figures─▶ figures/out ─paper─▶ paper/build ; verify checks all of it.
+#   ─figures─▶ figures/out ─paper─▶ paper/build ; analysis/out + data/raw ─report─▶ report/ ;
+#   verify checks all of it.
 # `make help` lists the targets. Each target runs `bin/rstackbench <verb>` (the table of verbs is
 # pipeline/verbs.json). make exits 2 on any failure; its "Error N" line carries the tool's exit code,
 # and `bin/rstackbench <verb>` (or `npx rstackbench <verb>`) gives the code itself.
@@ -80,7 +81,7 @@ pilot-plans: setup ## ask PILOT_BASE_URL for the pilot's 60 plans (PILOT_MODEL, 
 run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plans/<run>.jsonl)
 	@$(RSTACKBENCH) run-pilot --browser $(BROWSER) $(if $(PLANS),--plans "$(PLANS)",) $(ARGS)
 
-reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares
+reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, the report (its path printed), verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares
 	@$(RSTACKBENCH) tasks --check
 	@$(RSTACKBENCH) pilot-sample --check
 	@$(RSTACKBENCH) verify
@@ -104,11 +105,13 @@ else
 	@bash fixtures/wordpress/ci.sh $(MAKE) --no-print-directory run-arm-b
 endif
 	@$(MAKE) --no-print-directory paper
+	@echo "reproduce: the report: $$($(RSTACKBENCH) report)"
 	@$(RSTACKBENCH) verify
 endif
 
 # analysis: data/raw ─reanalyze─▶ analysis/out ─figures─▶ figures/out ─paper─▶ paper/build
-.PHONY: reanalyze figures paper
+#           data/raw + analysis/out ─report─▶ report/ (static, opens from file://)
+.PHONY: reanalyze figures paper report
 
 reanalyze: setup ## every table of analysis/out from data/raw: DuckDB SQL and a TypeScript recount must agree
 	@$(RSTACKBENCH) reanalyze
@@ -118,6 +121,9 @@ figures: reanalyze ## render figures/*.vl.json from analysis/out to figures/out 
 
 paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from paper/paper.html
 	@$(RSTACKBENCH) paper
+
+report: reanalyze ## write report/ (open report/index.html from the file system): scorecards and every trace's timeline, from data/raw and analysis/out
+	@$(RSTACKBENCH) report $(ARGS)
 
 # ── Arm B: the production sample (study evidence) ─────────────────────────────────────────────
 .PHONY: production-site production-site-stop

@@ -246,13 +246,13 @@ const RSB = (() => {
     const spans = []; // {from, to, lane, label}
     const notes = [];
     if (row.study === 'evidence') {
-      row.events.forEach((e, i) => marks.push({ t: e.t_ms, lane: e.source, label: `${e.type}${e.status !== undefined ? ` ${e.status}` : ''}${e.url ? ` ${e.url}` : ''}`, kind: 'event', i }));
+      row.events.forEach((e, i) => marks.push({ t: e.t_ms, lane: e.source, label: `${e.type}${e.status !== undefined ? ` ${e.status}` : ''}${e.url ? ` ${e.url}` : ''}`, kind: 'event', i, atHorizon: e.type === 'horizon' }));
       const byRequest = new Map();
       for (const e of row.events) if (e.request_id) { const r = byRequest.get(e.request_id) || { from: e.t_ms, to: e.t_ms, url: e.url }; r.from = Math.min(r.from, e.t_ms); r.to = Math.max(r.to, e.t_ms); r.url = r.url || e.url; byRequest.set(e.request_id, r); }
       for (const [id, r] of byRequest) spans.push({ from: r.from, to: r.to, lane: 'network', label: `${id} ${r.url || ''}` });
       const horizon = row.events.find((e) => e.type === 'horizon');
       for (const [policy, v] of Object.entries(row.verdicts)) {
-        marks.push({ t: v.latency_ms ?? (horizon ? horizon.t_ms : null), lane: 'policies', label: `${policy}: ${v.accept ? 'accept' : 'reject'}${v.latency_ms === null ? ' (no decision point: at the horizon)' : ''}`, kind: v.accept ? 'accept' : 'reject' });
+        marks.push({ t: v.latency_ms ?? (horizon ? horizon.t_ms : null), lane: 'policies', label: `${policy}: ${v.accept ? 'accept' : 'reject'}${v.latency_ms === null ? ' (no decision point: at the horizon)' : ''}`, kind: v.accept ? 'accept' : 'reject', atHorizon: v.latency_ms === null });
       }
       notes.push('clock: ms relative to the action\'s dispatch, on the runner\'s monotonic clock (the row\'s t_ms)');
       return { marks: marks.filter((m) => m.t !== null), spans, notes, lanes: ['runner', 'dom', 'app', 'network', 'server', 'policies'] };
@@ -293,7 +293,7 @@ const RSB = (() => {
     const all = [...tl.marks.map((m) => m.t), ...tl.spans.flatMap((s) => [s.from, s.to])].filter((x) => typeof x === 'number');
     let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
     if (windowName === 'action') {
-      const inner = tl.marks.filter((m) => m.t >= 0 && m.kind !== 'boundary' && !/^horizon/.test(m.label)).map((m) => m.t);
+      const inner = tl.marks.filter((m) => m.t >= 0 && m.kind !== 'boundary' && !m.atHorizon).map((m) => m.t);
       lo = -Math.max(5, (Math.max(1, ...inner)) * 0.05);
       hi = Math.max(1, ...inner) * 1.1;
     }
