@@ -164,7 +164,7 @@ run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox ov
 
 # ── speed: the naive harness against ours (README: Speed) ─────────────────────────────────────
 .PHONY: bench
-bench: setup ## the naive harness against ours on the same slices → bench/results.json (ARGS=--load: the load trial → bench/load-results.json)
+bench: setup ## the naive harness against ours on the same slices → bench/results.json (ARGS=--load: the load trial → bench/load-results.json); and the report's time, size and load → bench/report-results.json (ARGS=--report: that alone)
 	@$(RSTACKBENCH) bench $(ARGS)
 
 # ── scale: shards on several machines, remote browsers (README: Scale; deploy/) ─────────────────

@@ -6,8 +6,9 @@
 //   3 buildCharts         the project's Vega-Lite specs (figures/) rendered to SVG with links to those traces
 //   4 write               report/index.html, app.js, style.css (report-src/page/, copied), and the data as
 //                         <script> files (fetch() of file:// is blocked): data/index.js (one summary line
-//                         per trace, for the list and its filters), data/scorecards.js, and one shard per run
-//                         (data/runs/<n>.js) and per task file (data/tasks/<n>.js), loaded when a trace is opened
+//                         per trace, for the list and its filters), data/scorecards.js, and each run's rows in
+//                         parts of about 1 MB (data/runs/<run>-<part>.js) and each task file (data/tasks/<n>.js),
+//                         loaded when a trace is opened
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +89,19 @@ export function encodeSummaries(list: TraceSummary[]): { columns: readonly strin
 /** A data file: one call of the page's loader (report-src/page/app.js, RSB) with the data as its arguments. */
 const script = (call: string, ...args: unknown[]) => `${call}(${args.map((a) => JSON.stringify(a)).join(', ')});\n`;
 
+/** A run's rows cut into parts of about `budget` bytes (an Arm B row holds 100 kB of events): opening a trace loads one part. */
+export function partsOf(rows: Row[], budget = 1_000_000): { start: number; text: unknown[] }[] {
+  const parts: { start: number; text: unknown[]; bytes: number }[] = [];
+  rows.forEach((row, line) => {
+    const bytes = JSON.stringify(row).length;
+    const last = parts.at(-1);
+    if (!last || (last.bytes + bytes > budget && last.text.length > 0)) parts.push({ start: line, text: [row], bytes });
+    else { last.text.push(row); last.bytes += bytes; }
+  });
+  if (!parts.length) parts.push({ start: 0, text: [], bytes: 0 });
+  return parts.map(({ start, text }) => ({ start, text }));
+}
+
 export async function buildReport(options: { outDir?: string; record?: ReportRecord } = {}): Promise<Built> {
   const started = performance.now();
   const dir = options.outDir ?? reportDir();
@@ -121,16 +135,17 @@ export async function buildReport(options: { outDir?: string; record?: ReportRec
     files++;
   };
   for (const f of pageFiles) write(f, fs.readFileSync(path.join(pageDir, f)));
+  const runParts = record.runs.map((r) => partsOf(r.rows));
   const index = {
     generated: { at: new Date().toISOString(), root: rel(root()) || '.', from: ['data/raw', 'data/excluded', 'data/tasks', 'analysis/out'] },
-    runs: record.runs.map((r) => ({ index: r.index, file: r.file, status: r.status, reason: r.reason, from: r.from, at: r.at, rows: r.rows.length, other_lines: r.otherLines, study: r.rows[0]?.study ?? null, arm: r.rows[0]?.arm ?? null, browser: r.rows[0]?.browser?.name ?? null, run_id: r.rows[0]?.run_id ?? path.basename(r.file, '.jsonl') })),
+    runs: record.runs.map((r, i) => ({ index: r.index, parts: runParts[i]!.map((p) => p.start), file: r.file, status: r.status, reason: r.reason, from: r.from, at: r.at, rows: r.rows.length, other_lines: r.otherLines, study: r.rows[0]?.study ?? null, arm: r.rows[0]?.arm ?? null, browser: r.rows[0]?.browser?.name ?? null, run_id: r.rows[0]?.run_id ?? path.basename(r.file, '.jsonl') })),
     reasons: record.reasons,
     tasks: taskFiles,
     traces: encodeSummaries(traces.map((t) => summary(t.trace, t.status, taskOf))),
   };
   write('data/index.js', script('RSB.index', index));
   write('data/scorecards.js', script('RSB.scorecards', { ...cards, charts }));
-  for (const run of record.runs) write(`data/runs/${run.index}.js`, script('RSB.run', run.index, run.rows));
+  record.runs.forEach((run, r) => runParts[r]!.forEach((p, i) => write(`data/runs/${run.index}-${i}.js`, script('RSB.run', run.index, i, p.start, p.text))));
   taskFiles.forEach((f, i) => write(`data/tasks/${i}.js`, script('RSB.tasks', i, Object.fromEntries(record.tasks.get(f)!))));
   const pageBytes = ['index.html', 'app.js', 'style.css', 'data/index.js', 'data/scorecards.js'].reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);
   return { dir, files, bytes, pageBytes, traces: traces.length, registered: registered.length, excluded: traces.length - registered.length, runs: record.runs.length, ms: Math.round(performance.now() - started) };

@@ -1,5 +1,5 @@
 // The report's page: plain JavaScript, no build step, no network. Its data arrive as <script> files
-// that call RSB (data/index.js, data/scorecards.js at load; data/runs/<n>.js and data/tasks/<n>.js
+// that call RSB (data/index.js, data/scorecards.js at load; data/runs/<run>-<part>.js and data/tasks/<n>.js
 // when a trace is opened), because a page opened from file:// may not fetch() its neighbours.
 //
 //   #/                 scorecards: analysis/out's numbers, every count a link to the traces it counts
@@ -34,7 +34,13 @@ const RSB = (() => {
     }
   }
   function scorecards(data) { state.cards = data; }
-  function run(i, rows) { state.runs.set(i, rows); resolve(`run:${i}`); }
+  /** One part of a run's rows, from line `start` on. */
+  function run(i, part, start, rows) {
+    if (!state.runs.has(i)) state.runs.set(i, []);
+    const lines = state.runs.get(i);
+    rows.forEach((r, k) => { lines[start + k] = r; });
+    resolve(`run:${i}-${part}`);
+  }
   function tasks(i, defs) { state.tasks.set(i, defs); resolve(`tasks:${i}`); }
   function resolve(key) { const w = state.waiting.get(key); if (w) { state.waiting.delete(key); w.resolve(); } }
 
@@ -54,7 +60,13 @@ const RSB = (() => {
     state.waiting.set(key, done);
     return promise;
   }
-  const loadRun = (i) => load(`run:${i}`, `data/runs/${i}.js`, () => state.runs.has(i));
+  /** Loads the part of run i that holds line `line`. */
+  function loadRun(i, line) {
+    const parts = state.index.runs[i].parts;
+    let part = 0;
+    while (part + 1 < parts.length && parts[part + 1] <= line) part++;
+    return load(`run:${i}-${part}`, `data/runs/${i}-${part}.js`, () => state.runs.has(i) && state.runs.get(i)[line] !== undefined);
+  }
   const loadTasks = (i) => load(`tasks:${i}`, `data/tasks/${i}.js`, () => state.tasks.has(i));
 
   // ── small helpers ───────────────────────────────────────────────────────────────────────────
@@ -327,7 +339,7 @@ const RSB = (() => {
     const t = state.traces[id];
     if (!t) { view().innerHTML = `<p>No trace ${esc(id)} in this report.</p>`; return; }
     view().innerHTML = `<p>Loading the rows of ${esc(state.index.runs[t.run].file)}…</p>`;
-    await Promise.all([loadRun(t.run), t.task >= 0 ? loadTasks(t.task) : Promise.resolve()]);
+    await Promise.all([loadRun(t.run, t.line), t.task >= 0 ? loadTasks(t.task) : Promise.resolve()]);
     const row = state.runs.get(t.run)[t.line];
     const run = state.index.runs[t.run];
     const policy = params.get('policy');

@@ -46,7 +46,13 @@ after(async () => {
 
 test('the report is one static folder: the opening page, the loader, and the data as per-run script files', () => {
   for (const f of ['index.html', 'app.js', 'style.css', 'data/index.js', 'data/scorecards.js']) assert.ok(fs.existsSync(path.join(dir, f)), f);
-  for (const run of record.runs) assert.ok(fs.existsSync(path.join(dir, 'data', 'runs', `${run.index}.js`)), `the shard of ${run.file}`);
+  for (const run of record.runs) assert.ok(fs.existsSync(path.join(dir, 'data', 'runs', `${run.index}-0.js`)), `the first part of ${run.file}`);
+  // every row is in exactly one part of its run, in order
+  const parts = fs.readdirSync(path.join(dir, 'data', 'runs'));
+  const lines = new Map<number, unknown[]>();
+  const RSB = { run: (i: number, _part: number, start: number, rows: unknown[]) => { const l = lines.get(i) ?? []; rows.forEach((r, k) => { assert.equal(l[start + k], undefined); l[start + k] = r; }); lines.set(i, l); } };
+  for (const p of parts) new Function('RSB', fs.readFileSync(path.join(dir, 'data', 'runs', p), 'utf8'))(RSB);
+  for (const run of record.runs) assert.deepEqual(lines.get(run.index) ?? [], run.rows, run.file);
   assert.equal(built.registered, registeredRows().length);
   // the opening page does not carry the rows: they load per run
   const opening = ['index.html', 'app.js', 'style.css', 'data/index.js', 'data/scorecards.js'].reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);

@@ -1,0 +1,78 @@
+// The report's share of make bench: how long `make report` takes on the registered record, how
+// big report/ is and what the opening page loads, and how the page answers in Debian's Chromium
+// from file:// — the opening page until its scorecards are drawn, the trace list filtered over
+// every trace (a select changed until the count is redrawn), one trace opened (its run's shard
+// loaded and its timeline drawn). Medians of a few repetitions; written to bench/report-results.json.
+// Reads: data/raw, data/excluded, data/tasks, analysis/out (as make report does). Writes: a scratch folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildReport } from '../../report-src/build.ts';
+import { readRecord } from '../../report-src/record.ts';
+import { launchBrowser } from '../browser/launch.ts';
+import { median } from '../../core/stats.ts';
+
+export interface ReportBench {
+  generation_ms: number[]; generation_ms_median: number;
+  bytes: number; files: number; opening_page_bytes: number; largest_shard_bytes: number;
+  traces: number; registered: number; excluded: number;
+  load_ms: number[]; load_ms_median: number;
+  filter_ms: number[]; filter_ms_median: number; filtered_over: number;
+  open_trace_ms: number[]; open_trace_ms_median: number;
+  browser: string; repetitions: number;
+}
+
+export async function benchReport(outDir: string, repetitions = 3): Promise<ReportBench> {
+  const generation: number[] = [];
+  let built;
+  for (let i = 0; i < repetitions; i++) {
+    const t0 = performance.now();
+    built = await buildReport({ outDir, record: readRecord() });
+    generation.push(Math.round(performance.now() - t0));
+  }
+  const b = built!;
+  const shards = fs.readdirSync(path.join(outDir, 'data', 'runs')).map((f) => fs.statSync(path.join(outDir, 'data', 'runs', f)).size);
+  const { browser, version } = await launchBrowser('chromium', null);
+  const load: number[] = [];
+  const filter: number[] = [];
+  const open: number[] = [];
+  let filteredOver = 0;
+  try {
+    for (let i = 0; i < repetitions; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const url = pathToFileURL(path.join(outDir, 'index.html')).href;
+      let t0 = performance.now();
+      await page.goto(url);
+      await page.waitForSelector('section.scorecard');
+      load.push(Math.round(performance.now() - t0));
+      await page.goto(`${url}#/traces?status=all`);
+      await page.waitForSelector('#count');
+      filteredOver = Number(await page.textContent('#count b'));
+      t0 = performance.now();
+      await page.selectOption('#f-outcome', 'fc');
+      await page.waitForFunction((n) => document.querySelector('#count b')?.textContent !== String(n), filteredOver);
+      filter.push(Math.round(performance.now() - t0));
+      t0 = performance.now();
+      await page.locator('#trace-table tbody tr a.open').first().click();
+      await page.waitForSelector('#timeline svg');
+      open.push(Math.round(performance.now() - t0));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return {
+    generation_ms: generation, generation_ms_median: median(generation)!,
+    bytes: b.bytes, files: b.files, opening_page_bytes: b.pageBytes, largest_shard_bytes: Math.max(...shards),
+    traces: b.traces, registered: b.registered, excluded: b.excluded,
+    load_ms: load, load_ms_median: median(load)!,
+    filter_ms: filter, filter_ms_median: median(filter)!, filtered_over: filteredOver,
+    open_trace_ms: open, open_trace_ms_median: median(open)!,
+    browser: `chromium ${version}`, repetitions,
+  };
+}
+
+export const reportBenchLine = (r: ReportBench) =>
+  `  report             generation ${r.generation_ms_median} ms (median of ${r.repetitions}); ${(r.bytes / 1e6).toFixed(1)} MB in ${r.files} files, the opening page ${(r.opening_page_bytes / 1e6).toFixed(2)} MB, the largest run shard ${(r.largest_shard_bytes / 1e6).toFixed(1)} MB; ` +
+  `in Chromium from file://: load ${r.load_ms_median} ms, filter over ${r.filtered_over} traces ${r.filter_ms_median} ms, open a trace ${r.open_trace_ms_median} ms`;
