@@ -322,11 +322,25 @@ const RSB = (() => {
     if (lo < 0) svg += `<line x1="${x(0)}" x2="${x(0)}" y1="${top}" y2="${H - 24}" stroke="#999" stroke-dasharray="3,3"/>`;
     const labelled = new Set(['dom', 'app', 'policies', 'agent', 'page', 'claim']);
     let stagger = 0;
+    // marks that fall on one spot of a lane share one label ("a, b: reject"), so that labels do not overprint
+    const labels = new Map();
+    for (const m of tl.marks) {
+      if (!labelled.has(m.lane) || !lanes.includes(m.lane) || !visible(m.t)) continue;
+      const spot = `${m.lane}|${Math.round(x(m.t) / 30)}`;
+      const [name, verdict] = m.label.split(': ');
+      const entry = labels.get(spot) || { m, names: [], verdicts: new Set() };
+      entry.names.push((m.lane === 'policies' ? name : m.label).slice(0, 28));
+      if (verdict && m.lane === 'policies') entry.verdicts.add(verdict.split(' ')[0]);
+      labels.set(spot, entry);
+    }
+    const labelOf = new Map([...labels.values()].map((e) => [e.m, `${e.names.join(', ')}${e.verdicts.size ? `: ${[...e.verdicts].join('/')}` : ''}`]));
     for (const s of tl.spans) if (lanes.includes(s.lane) && visible(s.from) && visible(s.to)) svg += `<line x1="${x(s.from)}" x2="${Math.max(x(s.to), x(s.from) + 2)}" y1="${y(s.lane) + 7}" y2="${y(s.lane) + 7}" stroke="#90caf9" stroke-width="4"><title>${esc(s.label)} (${ms(s.from)} – ${ms(s.to)})</title></line>`;
     for (const m of tl.marks) {
       if (!lanes.includes(m.lane) || !visible(m.t)) continue;
       const c = colour[m.kind] || '#1565c0';
-      if (labelled.has(m.lane)) svg += `<text class="tick" x="${x(m.t) + 5}" y="${y(m.lane) - 4 + (stagger++ % 2) * 14}">${esc(m.label.split(':')[0].slice(0, 28))}</text>`;
+      // labels right of their mark, or left of it in the last third of the clock
+      const end = x(m.t) > left + (W - left - right) * 0.66;
+      if (labelOf.has(m)) svg += `<text class="tick" x="${x(m.t) + (end ? -7 : 5)}" y="${y(m.lane) - 4 + (stagger++ % 2) * 14}"${end ? ' text-anchor="end"' : ''}>${esc(labelOf.get(m))}</text>`;
       svg += m.kind === 'accept' || m.kind === 'reject'
         ? `<path d="M${x(m.t)} ${y(m.lane) - 6} l6 6 l-6 6 l-6 -6 z" fill="${c}"><title>${esc(ms(m.t))}: ${esc(m.label)}</title></path>`
         : m.kind === 'boundary' ? `<line x1="${x(m.t)}" x2="${x(m.t)}" y1="${top}" y2="${H - 24}" stroke="#000" stroke-width="1.5"><title>${esc(ms(m.t))}: ${esc(m.label)}</title></line>`
