@@ -105,7 +105,7 @@ else
 	@bash fixtures/wordpress/ci.sh $(MAKE) --no-print-directory run-arm-b
 endif
 	@$(MAKE) --no-print-directory paper
-	@echo "reproduce: the report: $$($(RSTACKBENCH) report)"
+	@page=$$($(RSTACKBENCH) report) && echo "reproduce: the report: $$page"
 	@$(RSTACKBENCH) verify
 endif
 

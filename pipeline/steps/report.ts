@@ -20,7 +20,8 @@ await main({
   },
   async run(values) {
     const built = await buildReport(values.out ? { outDir: path.resolve(values.out) } : {});
-    log({ kind: 'info', message: messages.reportWrote(rel(built.dir) || built.dir, built) });
+    const where = rel(built.dir);
+    log({ kind: 'info', message: messages.reportWrote(where.startsWith('..') ? built.dir : where, built) });
     if (values.screenshots) {
       fs.mkdirSync(path.resolve(values.screenshots), { recursive: true });
       for (const f of await reportScreenshots(built.dir, path.resolve(values.screenshots))) log({ kind: 'info', message: `screenshot ${rel(f)}` });
