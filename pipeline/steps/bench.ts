@@ -39,11 +39,12 @@ await main({
     'evidence-workers': { type: 'string', default: String(OURS_WORKERS['evidence-chromium']), help: 'ours: units at once in the evidence slice (their observation windows overlap)' },
     chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
-    out: { type: 'string', help: 'the results file (default bench/results.json, or bench/load-results.json with --load)' },
+    out: { type: 'string', help: "the results file (default bench/results.json, or bench/load-results.json with --load, or bench/report-results.json with --report); the report's measurement is written beside it as report-results.json" },
     scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
   },
   async run(values) {
-    const reportOut = path.join(codeRoot, 'bench', 'report-results.json');
+    // the report's measurement: --out itself with --report, else beside the results file
+    const reportOut = values.report && values.out ? path.resolve(values.out) : path.join(values.out ? path.dirname(path.resolve(values.out)) : path.join(codeRoot, 'bench'), 'report-results.json');
     const measureReport = async (scratch: string) => {
       const r = await benchReport(path.join(scratch, 'report'));
       fs.mkdirSync(path.dirname(reportOut), { recursive: true });
