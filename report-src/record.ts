@@ -11,6 +11,7 @@ import path from 'node:path';
 import { paths, rel } from '../core/paths.ts';
 import { RStackError } from '../core/errors.ts';
 import { messages } from '../core/messages.ts';
+import { validate } from '../core/validate.ts';
 
 /** A trace row as the report uses it: the schema's fields, read loosely (the runs validated them). */
 export type Row = Record<string, any> & { study: 'layers' | 'evidence'; arm: string; run_id: string; condition_id: string; policy: string; browser: { name: string; version: string } };
@@ -52,7 +53,9 @@ function jsonlFiles(dir: string): string[] {
   return out.sort();
 }
 
-function readLines(file: string): { rows: Row[]; other: number } {
+/** A file's trace rows; a registered file's are validated against schemas/trace.schema.json as every step reads them
+ *  (an excluded file may hold what a failed attempt left: its trace rows are kept as written, other lines counted). */
+function readLines(file: string, validated: boolean): { rows: Row[]; other: number } {
   const rows: Row[] = [];
   let other = 0;
   const text = fs.readFileSync(file, 'utf8');
@@ -64,7 +67,8 @@ function readLines(file: string): { rows: Row[]; other: number } {
     } catch (cause) {
       throw new RStackError(`${rel(file)}:${i + 1}: is not valid JSON (${(cause as Error).message})`, { exitCode: 2, cause });
     }
-    if (value && value.schema === 'trace/1') rows.push(value as Row);
+    if (validated) rows.push(validate<Row>('trace', value, { file: rel(file), line: i + 1 }));
+    else if (value && value.schema === 'trace/1') rows.push(value as Row);
     else other++;
   });
   return { rows, other };
@@ -81,7 +85,7 @@ export function readRecord(): ReportRecord {
   const reasonOf = new Map(reasons.map((r) => [r.file, r]));
   const runs: RunFile[] = [];
   const add = (file: string, status: RunFile['status']) => {
-    const { rows, other } = readLines(file);
+    const { rows, other } = readLines(file, status === 'registered');
     const why = reasonOf.get(rel(file));
     runs.push({ index: runs.length, file: rel(file), status, reason: status === 'excluded' ? why?.reason ?? 'no reason recorded in data/excluded/REASONS.jsonl' : null, from: why?.from ?? null, at: why?.at ?? null, rows, otherLines: other });
   };
