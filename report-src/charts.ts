@@ -55,6 +55,7 @@ export async function buildCharts(cards: Scorecards, record: ReportRecord): Prom
   // as_vs_vts folds as/vts/fc into `measure` (as_rate, vts_rate, fc_rate): the bar links to that measure's traces
   await add('as_vs_vts', 'layers_overall', 'layers_overall', "datum['href_' + replace(datum.measure, '_rate', '')]", [0]);
   await add('vts_by_layer', 'layers_by_layer', 'layers_by_layer', 'datum.href_vts', [0, 1]);
+  await add('horizon', 'layers_horizon', 'layers_horizon', 'datum.href_vts', [1]);
   await add('evidence_errors', 'evidence_confusion', 'evidence_confusion', "datum['href_' + replace(datum.measure, '_rate', '')]", [0]);
   return charts;
 }

@@ -90,6 +90,30 @@ test('every scorecard number on the page equals analysis/out, row by row', async
   assert.ok(cells > 100, `${cells} cells compared`);
 });
 
+test("the charts are the project's Vega-Lite specs, and each bar or cell links to the traces of a count in its section's table", async () => {
+  const charts = await page.$$eval('figure.chart', (figs) => figs.map((f) => ({
+    chart: (f as HTMLElement).dataset.chart,
+    section: f.closest('section')!.getAttribute('data-section'),
+    links: Array.from(f.querySelectorAll('a')).map((a) => a.getAttribute('xlink:href') ?? a.getAttribute('href')),
+    cellLinks: Array.from(f.closest('section')!.querySelectorAll('td a.k')).map((a) => a.getAttribute('href')),
+  })));
+  assert.deepEqual(charts.map((c) => c.chart).sort(), ['as_vs_vts', 'evidence_errors', 'horizon', 'vts_by_layer']);
+  for (const c of charts) {
+    assert.ok(fs.existsSync(path.join(paths.root(), 'figures', `${c.chart}.vl.json`)));
+    assert.ok(c.links.length > 0, `${c.chart} has links`);
+    const cellOf = (href: string | null) => href?.match(/^#\/traces\?cell=(\d+)&/)?.[1];
+    const counts = new Set(c.cellLinks.map(cellOf));
+    for (const l of c.links) assert.ok(cellOf(l) !== undefined && counts.has(cellOf(l)), `${c.chart}: ${l} is a count of ${c.section}`);
+  }
+  // and one of them, clicked, lists its traces
+  const link = page.locator('figure[data-chart="as_vs_vts"] a').first();
+  const cell = Number((await link.getAttribute('xlink:href'))!.match(/cell=(\d+)/)![1]);
+  await link.click();
+  await page.waitForSelector('#cell-filter');
+  const size = await page.evaluate((id) => RSB.state.cards.lists[id].length, cell);
+  assert.equal(await page.textContent('#count b'), String(size));
+});
+
 test('filtered to the false completions of one evidence policy, a trace opens with its events in the row\'s order and its decision points', async () => {
   const policy = 'optimistic-dom';
   const expected = registeredRows().filter((r) => r.study === 'evidence' && r.truth === 'failure' && r.verdicts?.[policy]?.accept === true);
