@@ -194,6 +194,8 @@ const RSB = (() => {
   function renderTraces(params) {
     setNav('traces');
     const f = currentFilters(params);
+    // a cell or a run names its traces itself: both records, unless asked otherwise
+    if ((f.cell !== null || f.run !== null) && !params.get('status')) f.status = 'all';
     const cellIds = f.cell !== null ? state.cards.lists[Number(f.cell)] : null;
     let html = '';
     if (cellIds) html += `<p class="cell-filter" id="cell-filter">The ${cellIds.length} traces counted in <b>${esc(params.get('label') || `cell ${f.cell}`)}</b> <a href="#/traces">clear</a></p>`;
@@ -211,7 +213,8 @@ const RSB = (() => {
     const form = document.getElementById('filters');
     const update = () => {
       const next = new URLSearchParams();
-      for (const el of form.elements) if (el.name && el.value && !(el.name === 'status' && el.value === 'registered')) next.set(el.name, el.value);
+      const scoped = f.cell !== null || f.run !== null;
+      for (const el of form.elements) if (el.name && el.value && !(el.name === 'status' && el.value === (scoped ? 'all' : 'registered'))) next.set(el.name, el.value);
       if (f.cell !== null) { next.set('cell', f.cell); if (params.get('label')) next.set('label', params.get('label')); }
       if (f.run !== null) next.set('run', f.run);
       history.replaceState(null, '', `#/traces?${next}`);
