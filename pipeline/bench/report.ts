@@ -8,6 +8,7 @@
 // Medians of a few repetitions; written to bench/report-results.json.
 // Reads: data/raw, data/excluded, data/tasks, analysis/out (as make report does). Writes: a scratch folder.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildReport } from '../../report-src/build.ts';
@@ -25,6 +26,8 @@ export interface ReportBench {
   open_trace_ms: number[]; open_trace_ms_median: number;
   scaled: { factor: number; traces: number; index_bytes: number; load_ms_median: number; filter_ms_median: number };
   browser: string; repetitions: number;
+  /** the machine's load average (1, 5, 15 min) when the measurement began: the numbers are only as quiet as the machine */
+  load_average: number[];
 }
 
 /** The page in `dir` with its index's traces repeated `factor` times, written to `into`. */
@@ -63,6 +66,7 @@ async function loadAndFilter(browser: Browser, dir: string): Promise<[number, nu
 }
 
 export async function benchReport(outDir: string, repetitions = 3, scale = 10): Promise<ReportBench> {
+  const loadAverage = os.loadavg().map((x) => Math.round(x * 100) / 100);
   const generation: number[] = [];
   let built;
   for (let i = 0; i < repetitions; i++) {
@@ -108,11 +112,11 @@ export async function benchReport(outDir: string, repetitions = 3, scale = 10): 
     load_ms: load, load_ms_median: median(load)!,
     filter_ms: filter, filter_ms_median: median(filter)!, filtered_over: filteredOver,
     open_trace_ms: open, open_trace_ms_median: median(open)!,
-    scaled: scaled!, browser: `chromium ${version}`, repetitions,
+    scaled: scaled!, browser: `chromium ${version}`, repetitions, load_average: loadAverage,
   };
 }
 
 export const reportBenchLine = (r: ReportBench) =>
   `  report             generation ${r.generation_ms_median} ms (median of ${r.repetitions}); ${(r.bytes / 1e6).toFixed(1)} MB in ${r.files} files, the opening page ${(r.opening_page_bytes / 1e6).toFixed(2)} MB, the largest run shard ${(r.largest_shard_bytes / 1e6).toFixed(1)} MB; ` +
   `in Chromium from file://: load ${r.load_ms_median} ms, filter over ${r.filtered_over} traces ${r.filter_ms_median} ms, open a trace ${r.open_trace_ms_median} ms; ` +
-  `with ${r.scaled.traces} traces (×${r.scaled.factor}, synthetic index of ${(r.scaled.index_bytes / 1e6).toFixed(1)} MB): load ${r.scaled.load_ms_median} ms, filter ${r.scaled.filter_ms_median} ms`;
+  `with ${r.scaled.traces} traces (×${r.scaled.factor}, synthetic index of ${(r.scaled.index_bytes / 1e6).toFixed(1)} MB): load ${r.scaled.load_ms_median} ms, filter ${r.scaled.filter_ms_median} ms; load average ${r.load_average.join(' ')}`;
