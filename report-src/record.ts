@@ -26,8 +26,8 @@ export interface RunFile {
   from: string | null;
   at: string | null;
   rows: Row[];
-  /** lines that are not trace rows (a run log, a failed-attempts file): counted, shown as such */
-  otherLines: number;
+  /** lines that are not trace rows (a run log, a failed-attempts file): shown as they are */
+  otherLines: unknown[];
 }
 
 export interface Reason { at: string; file: string; from: string | null; rows?: number; reason: string }
@@ -55,9 +55,9 @@ function jsonlFiles(dir: string): string[] {
 
 /** A file's trace rows; a registered file's are validated against schemas/trace.schema.json as every step reads them
  *  (an excluded file may hold what a failed attempt left: its trace rows are kept as written, other lines counted). */
-function readLines(file: string, validated: boolean): { rows: Row[]; other: number } {
+function readLines(file: string, validated: boolean): { rows: Row[]; other: unknown[] } {
   const rows: Row[] = [];
-  let other = 0;
+  const other: unknown[] = [];
   const text = fs.readFileSync(file, 'utf8');
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
@@ -69,7 +69,7 @@ function readLines(file: string, validated: boolean): { rows: Row[]; other: numb
     }
     if (validated) rows.push(validate<Row>('trace', value, { file: rel(file), line: i + 1 }));
     else if (value && value.schema === 'trace/1') rows.push(value as Row);
-    else other++;
+    else other.push(value);
   });
   return { rows, other };
 }

@@ -412,7 +412,7 @@ const RSB = (() => {
     const runs = state.index.runs.filter((r) => r.status === 'excluded');
     let html = `<p>${runs.length} files of data/excluded/: failed, smoke and superseded attempts, each with the reason data/excluded/REASONS.jsonl gives. None is counted in a scorecard.</p>`;
     html += '<table id="excluded-runs"><thead><tr><th>file</th><th>traces</th><th>excluded at</th><th>reason</th></tr></thead><tbody>';
-    for (const r of runs) html += `<tr class="excluded"><td>${esc(r.file)}${r.from ? `<br><span class="note">from ${esc(r.from)}</span>` : ''}</td><td>${r.rows ? `<a href="#/traces?run=${r.index}&status=excluded">${r.rows}</a>` : '0'}${r.other_lines ? ` <span class="note">(+${r.other_lines} lines that are not trace rows)</span>` : ''}</td><td>${esc(r.at ?? '')}</td><td class="reason">${esc(r.reason)}</td></tr>`;
+    for (const r of runs) html += `<tr class="excluded"><td>${esc(r.file)}${r.from ? `<br><span class="note">from ${esc(r.from)}</span>` : ''}</td><td>${r.rows ? `<a href="#/traces?run=${r.index}&status=excluded">${r.rows} traces</a>` : '0 traces'}${r.other_lines.length ? `<details class="other-lines"><summary>${r.other_lines.length} line${r.other_lines.length === 1 ? '' : 's'} that are not trace rows</summary><pre>${esc(r.other_lines.map((l) => JSON.stringify(l)).join('\n'))}</pre></details>` : ''}</td><td>${esc(r.at ?? '')}</td><td class="reason">${esc(r.reason)}</td></tr>`;
     html += '</tbody></table>';
     const listed = new Set(runs.map((r) => r.file));
     const otherReasons = state.index.reasons.filter((r) => !listed.has(r.file));

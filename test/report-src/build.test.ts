@@ -170,7 +170,12 @@ test('excluded and superseded attempts are listed with their reasons and counted
   const excluded = record.runs.filter((r) => r.status === 'excluded');
   const rows = await page.$$eval('#excluded-runs tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
   assert.equal(rows.length, excluded.length);
-  excluded.forEach((r, i) => { assert.ok(rows[i]!.includes(r.file)); assert.ok(rows[i]!.includes(r.reason!)); });
+  excluded.forEach((r, i) => {
+    assert.ok(rows[i]!.includes(r.file));
+    assert.ok(rows[i]!.includes(r.reason!));
+    // what a failed attempt left that is not a trace row (its error, a run log) is shown as it is
+    for (const line of r.otherLines) assert.ok(rows[i]!.includes(JSON.stringify(line)), `${r.file}: ${JSON.stringify(line).slice(0, 80)}`);
+  });
   const counted = await page.evaluate(() => {
     // the page's loader: a top-level const of report-src/page/app.js, a global binding but not a window property
     const s = RSB.state;
