@@ -4,6 +4,8 @@
 //   packages, playwright-core alone);
 //   fixtures/, analysis/, figures/ and paper/ never import pipeline/;
 //   paper/ reads only generated files: it imports core/ alone;
+//   report-src/ (make report) reads only generated files too: it imports core/ and figures/ (to draw
+//   the project's Vega-Lite specs), never pipeline/, analysis/ or fixtures/;
 //   and no import cycle anywhere.
 /** A forbidden import: from the files matching `from` to those matching `to`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
@@ -12,9 +14,9 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 module.exports = {
   forbidden: [
     forbid('core-is-a-leaf', 'core/ is the shared leaf: it imports nothing of ours but core/',
-      '^core/', '^(pipeline|fixtures|analysis|figures|paper|test|examples|bin)/'),
+      '^core/', '^(pipeline|fixtures|analysis|figures|paper|report-src|test|examples|bin)/'),
     forbid('verifier-is-its-own-package', 'verifier/ is a package of its own (@rstackbench/verifier): it imports nothing of ours but verifier/',
-      '^verifier/', '^(core|pipeline|fixtures|analysis|figures|paper|test|examples|bin|deploy)/'),
+      '^verifier/', '^(core|pipeline|fixtures|analysis|figures|paper|report-src|test|examples|bin|deploy)/'),
     {
       name: 'verifier-depends-on-playwright-only',
       comment: 'verifier/ depends on Playwright\'s public API alone: of the packages, only playwright-core (a peer dependency)',
@@ -28,6 +30,10 @@ module.exports = {
       '^(fixtures|analysis|figures|paper)/', '^pipeline/'),
     forbid('paper-reads-only-generated-files', 'paper/ binds placeholders to analysis/out and figures/out: it imports core/ alone',
       '^paper/', '^(analysis|figures|fixtures)/'),
+    forbid('report-reads-only-generated-files', 'report-src/ builds report/ from data/raw and analysis/out: it imports core/ and figures/ (the Vega-Lite renderer) alone',
+      '^report-src/', '^(pipeline|analysis|fixtures|paper)/'),
+    forbid('nothing-imports-the-report', 'the report is the end of a flow: only its step (pipeline/steps/report.ts), the bench and the tests import report-src/',
+      '^(core|fixtures|analysis|figures|paper)/', '^report-src/'),
     {
       name: 'no-cycles',
       severity: 'error',

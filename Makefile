@@ -1,6 +1,7 @@
 # RStackBench: one target per step of the flow, each calling one script in pipeline/.
 #   prereg/*.md ─freeze─▶ manifests/ledger.jsonl ─run-*─▶ data/raw ─reanalyze─▶ analysis/out
-#   ─figures─▶ figures/out ─paper─▶ paper/build ; verify checks all of it.
+#   ─figures─▶ figures/out ─paper─▶ paper/build ; analysis/out + data/raw ─report─▶ report/ ;
+#   verify checks all of it.
 # `make help` lists the targets. Each target runs `bin/rstackbench <verb>` (the table of verbs is
 # pipeline/verbs.json). make exits 2 on any failure; its "Error N" line carries the tool's exit code,
 # and `bin/rstackbench <verb>` (or `npx rstackbench <verb>`) gives the code itself.
@@ -85,7 +86,7 @@ run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plan
 
 # reproduce runs reanalyze, figures and paper itself: its steps do not print the "Next: make reanalyze" hint
 reproduce: export RSTACK_NEXT_STEPS_FOLLOW := 1
-reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares
+reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, the report (its path printed), verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares
 	@$(RSTACKBENCH) tasks --check
 	@$(RSTACKBENCH) pilot-sample --check
 	@$(RSTACKBENCH) verify
@@ -109,11 +110,13 @@ else
 	@bash fixtures/wordpress/ci.sh $(MAKE) --no-print-directory run-arm-b
 endif
 	@$(MAKE) --no-print-directory paper
+	@page=$$($(RSTACKBENCH) report) && echo "reproduce: the report: $$page"
 	@$(RSTACKBENCH) verify
 endif
 
 # analysis: data/raw ─reanalyze─▶ analysis/out ─figures─▶ figures/out ─paper─▶ paper/build
-.PHONY: reanalyze figures paper
+#           data/raw + analysis/out ─report─▶ report/ (static, opens from file://)
+.PHONY: reanalyze figures paper report
 
 reanalyze: setup ## every table of analysis/out from data/raw: DuckDB SQL and a TypeScript recount must agree
 	@$(RSTACKBENCH) reanalyze
@@ -123,6 +126,9 @@ figures: reanalyze ## render figures/*.vl.json from analysis/out to figures/out 
 
 paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from paper/paper.html
 	@$(RSTACKBENCH) paper
+
+report: reanalyze ## write report/ (open report/index.html from the file system): scorecards and every trace's timeline, from data/raw and analysis/out
+	@$(RSTACKBENCH) report $(ARGS)
 
 # ── Arm B: the production sample (study evidence) ─────────────────────────────────────────────
 .PHONY: production-site production-site-stop
@@ -163,7 +169,7 @@ run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox ov
 
 # ── speed: the naive harness against ours (docs/speed.md) ─────────────────────────────────────
 .PHONY: bench
-bench: setup ## the naive harness against ours on the same slices → bench/results.json (ARGS=--load: the load trial → bench/load-results.json)
+bench: setup ## the naive harness against ours on the same slices → bench/results.json (ARGS=--load: the load trial → bench/load-results.json); and the report's time, size and load → bench/report-results.json (ARGS=--report: that alone)
 	@$(RSTACKBENCH) bench $(ARGS)
 
 # ── scale: shards on several machines, remote browsers (docs/scale.md; deploy/) ─────────────────

@@ -28,6 +28,10 @@ export const messages = {
   paperWrote: (files: string[]) => `wrote ${files.join(', ')}`,
   paperMissingTable: (table: string) => `the paper needs analysis/out/${table}.json: run make reanalyze first`,
   paperUnknownPlaceholder: (where: string, text: string) => `${where}: unknown placeholder ${text}`,
+  // make report (report-src/)
+  reportWrote: (dir: string, b: { files: number; bytes: number; pageBytes: number; traces: number; registered: number; excluded: number; runs: number; ms: number }) =>
+    `wrote ${dir}/ in ${(b.ms / 1000).toFixed(1)} s: ${b.files} files, ${(b.bytes / 1e6).toFixed(1)} MB (the opening page loads ${(b.pageBytes / 1e6).toFixed(2)} MB; each run's rows load when one of its traces is opened); ${b.traces} traces (${b.registered} registered, ${b.excluded} excluded) from ${b.runs} run files`,
+  reportMissingTable: (table: string) => `the report needs analysis/out/${table}.json: run make reanalyze first`,
   // bin/rstackbench (pipeline/cli/dispatch.ts)
   cli: {
     noVerb: (list: string) => `usage: rstackbench <verb> [options]   (rstackbench <verb> --help for a verb's options)\n\n${list}`,

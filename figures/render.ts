@@ -85,16 +85,21 @@ export function pngOf(svg: string): Buffer {
   return resvg.render().asPng();
 }
 
-/** Renders the figures; returns the files written, relative to outDir. */
-export async function renderFigures(options: RenderOptions = {}): Promise<string[]> {
-  const dataDir = options.dataDir ?? paths.analysisOut();
-  const outDir = options.outDir ?? paths.figuresOut();
+/** Lays vega's text out in the figures' font (every SVG drawn after this call); throws when the font is missing. */
+export function useFigureFont(): void {
   for (const f of font.files) {
     if (!fs.existsSync(f)) throw new RStackError(`the figures' font ${f} is missing: apt-get install -y fonts-dejavu-core`, { exitCode: 2 });
   }
   // vega lays text out with the widths of the font resvg will draw it in
   // (vega's typings omit textMetrics; it is the documented hook, the one vl-convert uses)
   (vega as unknown as { textMetrics: { width: unknown } }).textMetrics.width = widthFunction(readFontMetrics(font.files[0]!), readFontMetrics(font.files[1]!));
+}
+
+/** Renders the figures; returns the files written, relative to outDir. */
+export async function renderFigures(options: RenderOptions = {}): Promise<string[]> {
+  const dataDir = options.dataDir ?? paths.analysisOut();
+  const outDir = options.outDir ?? paths.figuresOut();
+  useFigureFont();
   fs.mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   for (const name of options.only ?? figureNames()) {

@@ -1,7 +1,9 @@
 // make bench: the naive harness against ours, side by side on the same seeded slices, alternating
 // block by block; writes bench/results.json (committed) and its rows to bench/scratch/ (not).
 // ARGS=--load: the load trial instead — ours unloaded against ours under a CPU hog on every core;
-// writes bench/load-results.json. The flow is drawn at the top of pipeline/bench/run-bench.ts.
+// writes bench/load-results.json. Either way, and alone with ARGS=--report (seconds, not hours), the
+// report's measurement: make report's generation time and size, and the page's load, filter and open
+// times in Chromium (pipeline/bench/report.ts) → bench/report-results.json. The flow is drawn at the top of pipeline/bench/run-bench.ts.
 // Reads: the ledger (gate, read only), data/tasks, data/raw (the registered rows, for flips).
 // Writes: bench/ only — never data/, data/runs.jsonl, the ledger or manifests/.
 import fs from 'node:fs';
@@ -10,6 +12,7 @@ import { main, intOption } from '../../core/cli.ts';
 import { UsageError } from '../../core/errors.ts';
 import { codeRoot, rel } from '../../core/paths.ts';
 import { runBench, sliceIds, type SliceId } from '../bench/run-bench.ts';
+import { benchReport, reportBenchLine } from '../bench/report.ts';
 import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
 import { measureVerifierOverhead } from '../bench/verifier-overhead.ts';
@@ -24,8 +27,9 @@ const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\.
 await main({
   name: 'rstackbench bench',
   summary: 'the naive harness against ours on the same stratified slices (layers in Chromium and Firefox, evidence in Chromium): wall times, ratios, overhead, peak memory, flips',
-  usage: 'make bench [ARGS="--load" | "--slice-size 48 --evidence-size 20"]',
+  usage: 'make bench [ARGS="--load" | "--report" | "--slice-size 48 --evidence-size 20"]',
   options: {
+    report: { type: 'boolean', default: false, help: "only the report's measurement (make report's time and size; load, filter and open times in Chromium) → bench/report-results.json" },
     load: { type: 'boolean', default: false, help: 'the load trial: ours unloaded against ours under a CPU hog on every core (bounded in time, stopped after each loaded block); writes bench/load-results.json' },
     slices: { type: 'string', default: sliceIds.join(','), help: `which slices, comma-separated: ${sliceIds.join(', ')}` },
     'slice-size': { type: 'string', default: '288', help: 'layers units per browser, stratified over template × layer × severity × policy (288 = a third of the main arm)' },
@@ -38,11 +42,24 @@ await main({
     'evidence-workers': { type: 'string', default: String(OURS_WORKERS['evidence-chromium']), help: 'ours: units at once in the evidence slice (their observation windows overlap)' },
     chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
-    out: { type: 'string', help: 'the results file (default bench/results.json, or bench/load-results.json with --load)' },
+    out: { type: 'string', help: "the results file (default bench/results.json, or bench/load-results.json with --load, or bench/report-results.json with --report); the report's measurement is written beside it as report-results.json" },
     scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
     'verifier-actions': { type: 'string', default: '40', help: "the verifier's overhead per action: this many saves of the controlled app in Chromium, bare and verified (0: not measured)" },
   },
   async run(values) {
+    // the report's measurement: --out itself with --report, else beside the results file
+    const reportOut = values.report && values.out ? path.resolve(values.out) : path.join(values.out ? path.dirname(path.resolve(values.out)) : path.join(codeRoot, 'bench'), 'report-results.json');
+    const measureReport = async (scratch: string) => {
+      const r = await benchReport(path.join(scratch, 'report'));
+      fs.mkdirSync(path.dirname(reportOut), { recursive: true });
+      fs.writeFileSync(reportOut, JSON.stringify(r, null, 2) + '\n');
+      return `${rel(reportOut)}\n${reportBenchLine(r)}`;
+    };
+    if (values.report) {
+      const scratch = path.resolve(values.scratch ?? path.join(codeRoot, 'bench', 'scratch', stampNow()));
+      process.stdout.write((await measureReport(scratch)) + '\n');
+      return 0;
+    }
     const slices = values.slices!.split(',').map((s) => s.trim()).filter(Boolean);
     for (const s of slices) if (!sliceIds.includes(s as SliceId)) throw new UsageError(`--slices: unknown slice ${JSON.stringify(s)}; use ${sliceIds.join(', ')}`);
     const full = executablePath('chromium');
@@ -86,6 +103,7 @@ await main({
       lines.push(`  overhead per action: ${f(overhead.overhead)}; with re-read ${f(overhead.overhead_reread)}; not closed: ${overhead.not_closed}`);
     }
     for (const f of results.flipped_rows.slice(0, 30)) lines.push(`  flip ${f.slice} ${f.unit} (${f.between}): ${f.a} → ${f.b}${f.errors.some(Boolean) ? ` [errors: ${f.errors.map((e) => e ?? '-').join(' | ')}]` : ''}`);
+    lines.push(await measureReport(scratchDir));
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   },
