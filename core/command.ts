@@ -20,7 +20,7 @@ export function endedAs(ended: { exitCode?: number | null; signal?: string | nul
 export function commandFailed(error: unknown, command: string, hint?: string): unknown {
   if (error instanceof CommandError) return error;
   const e = error as { exitCode?: number | null; signal?: string | null; signalName?: string | null; stderr?: unknown; timedOut?: boolean; code?: string; message?: string };
-  if (e && typeof e === 'object' && ('exitCode' in e || 'stderr' in e)) {
+  if (e && typeof e === 'object' && ('exitCode' in e || 'stderr' in e || 'failed' in e)) {
     // a command that could not be spawned at all (ENOENT) has no exit code: say that instead
     const notFound = e.code === 'ENOENT' || (e.exitCode === undefined && /ENOENT/.test(String(e.message)));
     const ended = notFound ? 'not found (is it installed?)' : endedAs(e);

@@ -2,7 +2,7 @@
 # Bootstrap (runs before node_modules exists, hence bash): Debian's browsers, then npm ci.
 # Idempotent and quiet when nothing is missing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -n "${CHROMIUM_PATH:-}" ] || missing+=(chromium)

@@ -183,7 +183,7 @@ test('make reproduce ARM_B=0 plans no Arm B step and says so (make -n: nothing i
   assert.doesNotMatch(plan.stdout, /wordpress|run-arm-b/);
   assert.match(plan.stdout, /bin\/rstackbench run-arm-a/, 'the other arms are still planned');
   const makefile = fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8');
-  assert.match(makefile, /ifeq \(\$\(ARM_B\),0\)[\s\S]*?else[\s\S]*?fixtures\/wordpress\/ci\.sh \$\(MAKE\)[^\n]*run-arm-b[\s\S]*?endif/, 'without ARM_B=0 the Arm B step runs');
+  assert.match(makefile, /ifeq \(\$\(ARM_B\),0\)[\s\S]*?else[\s\S]*?pipeline\/steps\/with-sites\.ts --sites wordpress -- \$\(MAKE\)[^\n]*run-arm-b[\s\S]*?endif/, 'without ARM_B=0 the Arm B step runs');
 });
 
 test('make reproduce REDO=1 plans the scratch rerun between two verifies, and no registered run (make -n: nothing is run)', async () => {
