@@ -174,7 +174,7 @@ export async function waitUntilReady(name: string, what: string, ready: () => Pr
     if (await ready()) return;
     const exited = options.exited?.();
     if (exited) throw new ServiceError(name, `${exited} before ${what}${seen()}`);
-    if (Date.now() >= deadline) throw new ServiceError(name, `not ${what} within ${Math.round(options.timeoutMs / 1000)} s${seen()}`);
+    if (Date.now() >= deadline) throw new ServiceError(name, `not ${what} within ${options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} s` : `${options.timeoutMs} ms`}${seen()}`);
     await sleep(options.intervalMs ?? 200);
   }
 }

@@ -53,7 +53,7 @@ test('interrupted mid-command (SIGTERM): the command ends, the site started for 
 
 test('the set-up make test runs is this command, with both sites and the examples', async () => {
   const makefile = fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8');
-  assert.match(makefile, /^test: .*\n\t@\$\(TSX\) pipeline\/steps\/with-sites\.ts --examples --sites wordpress,wordpress-editor -- \$\(TSX\) --test /m);
+  assert.match(makefile, /^test: .*\n\t@\$\(RSTACKBENCH\) with-sites --examples --sites wordpress,wordpress-editor -- \$\(TSX\) --test /m);
   const plan = await run('make', ['-n', '--no-print-directory', 'test'], { cwd: codeRoot });
-  assert.match(plan.stdout, /with-sites\.ts --examples --sites wordpress,wordpress-editor -- node --import tsx --test/);
+  assert.match(plan.stdout, /bin\/rstackbench with-sites --examples --sites wordpress,wordpress-editor -- node --import tsx --test/);
 });
