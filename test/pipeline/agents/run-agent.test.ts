@@ -9,7 +9,7 @@ import { freeze } from '../../../pipeline/kernel/ledger.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import type { LayersRow } from '../../../analysis/rows.ts';
 
-const claimsDone = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(import.meta.dirname, 'agents', 'scripts', 'claims-done.mjs'))}`;
+const claimsDone = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(import.meta.dirname, 'scripts', 'claims-done.mjs'))}`;
 
 test('a smoke run of an outside agent: one row per condition, its claim beside the server verdict, its stderr kept', async (t) => {
   const tree = makeTree({ tasks: true });
