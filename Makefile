@@ -41,8 +41,10 @@ verify: setup ## for reviewers: the ledger chain, frozen inputs, data manifest a
 typecheck: setup
 	@npx tsc -p .
 
-test: setup typecheck ## type-check, then every test with Node's own runner
-	@$(TSX) --test --test-reporter=spec $$(find test -name '*.test.ts' | sort)
+# the tests' own set-up (rstackbench with-sites, pipeline/steps/with-sites.ts): the example agents' dependencies, Debian's
+# WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up)
+test: setup typecheck ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
+	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor -- $(TSX) --test --test-reporter=spec $$(find test -name '*.test.ts' | sort)
 
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
 	@$(RSTACKBENCH) demo --browser $(BROWSER) $(ARGS)
@@ -107,7 +109,7 @@ ifeq ($(ARM_B),0)
 	@echo "reproduce: ARM_B=0: Arm B skipped (nothing installed or started for it: no WordPress, MariaDB, Apache, PHP); its registered rows in data/raw/evidence/arm-b are still analysed" >&2
 else
 	@echo "reproduce: Arm B: installs Debian's wordpress, apache2, libapache2-mod-php, php-mysql, php-cli, mariadb-server if missing, starts them on 127.0.0.1 only, stops them after (ARM_B=0 skips this)" >&2
-	@bash fixtures/wordpress/ci.sh $(MAKE) --no-print-directory run-arm-b
+	@$(RSTACKBENCH) with-sites --sites wordpress -- $(MAKE) --no-print-directory run-arm-b
 endif
 	@$(MAKE) --no-print-directory paper
 	@page=$$($(RSTACKBENCH) report) && echo "reproduce: the report: $$page"

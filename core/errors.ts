@@ -43,3 +43,31 @@ export class CheckError extends RStackError {
     super(message, { exitCode: 1 });
   }
 }
+
+/** The last `count` non-empty lines of a command's output: what an error message quotes of it. */
+export function lastLines(text: string | undefined, count = 8): string {
+  return (text ?? '').split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(-count).join('\n');
+}
+
+/**
+ * A command that failed (zx's and execa's errors, kept as cause): names the command, how it ended,
+ * and the last lines of its stderr, so that a failure says what broke without a second look.
+ */
+export class CommandError extends RStackError {
+  constructor(
+    readonly command: string,
+    readonly ended: string,
+    readonly stderrTail: string,
+    options: { exitCode?: number; cause?: unknown; hint?: string } = {},
+  ) {
+    super(`${command}: ${ended}${stderrTail ? `; the last lines of its stderr:\n${stderrTail.replace(/^/gm, '  ')}` : ''}${options.hint ? `\n${options.hint}` : ''}`,
+      { exitCode: options.exitCode ?? 1, cause: options.cause });
+  }
+}
+
+/** A server that would not start, answer or stop; `lastSeen` is what was observed last (a log's tail, a status). */
+export class ServiceError extends RStackError {
+  constructor(readonly service: string, message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+    super(`${service}: ${message}`, { exitCode: options.exitCode ?? 1, cause: options.cause });
+  }
+}

@@ -84,6 +84,23 @@ export const messages = {
     unknownPolicy: (file: string, name: string, known: string[]) => `${file}: registers an unknown policy ${name}; known: ${known.join(', ')}`,
     superseded: (file: string, was: string, now: string) => `moved ${file} to data/excluded/: it ran under ${was}, which ${now} supersedes`,
   },
+  // Arm B's WordPress sites (fixtures/wordpress/site.ts, fixtures/wordpress-editor/site.ts, fixtures/sites.ts)
+  site: {
+    usage: (script: string, portVar: string, port: number, stateVar: string) =>
+      `usage: ${script} start|stop|status   (${portVar}, default ${port}; ${stateVar})`,
+    portHint: (portVar: string) => `stop what holds it, or set ${portVar} (another port is another sample)`,
+    notRunning: (origin: string) => `not running on ${origin}`,
+    nothingToStop: (origin: string, state: string) => `nothing of it runs (no live process in the pid files of ${state}); nothing stopped for ${origin}`,
+    stopped: (what: string, pid: number) => `stopped ${what} (pid ${pid})`,
+    foreignConfig: (file: string) => `${file} exists and was not written by rstackbench; refusing to overwrite it`,
+    noModPhp: () => 'mod_php is missing: apt-get install libapache2-mod-php',
+    installerFailed: (file: string) => `WordPress's installer did not report success; see ${file}`,
+    cleanedUp: (what: string[]) => `start failed: stopped again what this start had started (${what.join(', ')})`,
+    noSession: (file: string) => `no session at ${file}: run make production-editor`,
+    up: (site: string, origin: string, started: boolean) =>
+      `${site}: up at ${origin}${started ? ', stopped again when the command ends' : ', already running: left as it is'}`,
+    unknownSite: (name: string, known: string[]) => `no site ${JSON.stringify(name)}; the sites are ${known.join(', ')}`,
+  },
   // every run (pipeline/kernel/run.ts)
   runStart: (label: string, total: number, done: number, workers: number, file: string, smoke: boolean) =>
     `${label}: ${total} rows, ${done ? `${done} already written (resuming), ` : ''}${workers} worker${workers > 1 ? 's' : ''} → ${file}${smoke ? ' (smoke: not registered)' : ''}`,

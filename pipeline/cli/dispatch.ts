@@ -16,7 +16,7 @@ import { messages } from '../../core/messages.ts';
 import { log } from '../../core/log.ts';
 import { validate } from '../../core/validate.ts';
 
-export interface Verb { script: string; args?: string[]; summary: string }
+export interface Verb { script: string; args?: string[]; summary: string; wraps?: boolean }
 
 export const verbsFile = path.join(codeRoot, 'pipeline', 'verbs.json');
 
@@ -129,8 +129,9 @@ export async function dispatch(argv: string[], table = verbsFile): Promise<void>
   for (const s of forwarded) process.off(s, pass);
 
   const changed = recordChanges(before, recordFingerprint());
-  // make reproduce runs the next steps itself, so its steps keep the hint to themselves (RSTACK_NEXT_STEPS_FOLLOW)
-  if (changed.count > 0 && !process.env.RSTACK_NEXT_STEPS_FOLLOW) log({ kind: 'info', message: messages.cli.recordChanged(changed.count, changed.inputs) });
+  // make reproduce runs the next steps itself (RSTACK_NEXT_STEPS_FOLLOW), and a verb that wraps a
+  // command (with-sites -- make run-arm-b) leaves the note to the verbs inside it
+  if (changed.count > 0 && !verb.wraps && !process.env.RSTACK_NEXT_STEPS_FOLLOW) log({ kind: 'info', message: messages.cli.recordChanged(changed.count, changed.inputs) });
 
   if (ended.signal) {
     process.kill(process.pid, ended.signal); // end as the child did, so a shell sees 128+n

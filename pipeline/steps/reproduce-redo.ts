@@ -99,7 +99,7 @@ function armBArm(): Arm {
   const { plan, tables } = planFor('arm-b', 'firefox');
   return {
     name: 'arm-b', study: 'evidence', browser: 'firefox', verb: 'run-arm-b', args: ['--browser', 'firefox'],
-    wrap: ['bash', path.join(codeRoot, 'fixtures', 'wordpress', 'ci.sh')], workers: null,
+    wrap: [process.execPath, '--import', import.meta.resolve('tsx'), path.join(codeRoot, 'pipeline', 'steps', 'with-sites.ts'), '--sites', 'wordpress', '--'], workers: null,
     naming: { study: 'evidence', arm: 'arm-b', prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: false,
   };
 }
@@ -179,7 +179,7 @@ function readShardSummaries(scratch: string): Map<string, RedoSummary> {
 
 /**
  * The shards' own reruns of an arm, when the scratch folder holds its shard files (n machines each ran
- * `--shard i/n` into a folder of its own, collected here by deploy/collect.sh; or one machine ran them one
+ * `--shard i/n` into a folder of its own, collected here by deploy/collect.ts; or one machine ran them one
  * after another): they are merged into one scratch run (make merge's own step, row for row a single run),
  * and each shard's time for the arm is taken from its summary. null when there are no shard files of the arm.
  */

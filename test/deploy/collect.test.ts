@@ -1,6 +1,6 @@
 // The multi-machine path of deploy/, without a cluster: two "pods", each a data root of its own
 // seeded with the frozen inputs only (as deploy/kubernetes/indexed-job.yaml does), run their shard of
-// a small registered arm at the same time with the real CLI; deploy/collect.sh brings both into a
+// a small registered arm at the same time with the real CLI; deploy/collect.ts brings both into a
 // third tree, and `make merge`'s script joins them there into one run in the plan's order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,9 +19,9 @@ import { setQuiet } from '../../core/log.ts';
 import type { LayersRow } from '../../analysis/rows.ts';
 
 const collect = (home: Tree, results: string) =>
-  execFileSync('bash', [path.join(codeRoot, 'deploy/collect.sh'), results], { env: { ...process.env, RSTACK_ROOT: home.root }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(process.execPath, ['--import', 'tsx', path.join(codeRoot, 'deploy/collect.ts'), results], { env: { ...process.env, RSTACK_ROOT: home.root }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-test('two pods run one shard each in trees of their own; collect.sh and merge join them', async (t) => {
+test('two pods run one shard each in trees of their own; collect.ts and merge join them', async (t) => {
   const home = makeTree();
   t.after(home.cleanup);
   setQuiet(true);

@@ -2,8 +2,8 @@
 // Puppeteer over the browser's WebSocket (CDP in Chromium, WebDriver BiDi in Firefox), and
 // Python's Playwright over connect_over_cdp (Chromium only). Each runs on one condition per app
 // it can do, in each browser it can drive, scored by the server. Their dependencies are installed apart
-// (docs/score-your-agent.md); without them the test is skipped — unless
-// RSTACKBENCH_EXAMPLES_REQUIRED=1 (CI), where a missing dependency fails it.
+// (docs/score-your-agent.md); make test installs them first (pipeline/steps/with-sites.ts
+// --examples); run alone without them, the test fails and names the command that installs them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -18,7 +18,6 @@ import { runAgentTrace } from '../../pipeline/agents/agent-trace.ts';
 
 const tasks = generateLayersTasks();
 const scoring = { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const;
-const required = process.env.RSTACKBENCH_EXAMPLES_REQUIRED === '1';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-examples-'));
 let server: FixtureServer;
 before(async () => { server = await startFixtureServer(); });
@@ -44,7 +43,7 @@ const examples = [
 ] as const;
 
 for (const example of examples) for (const browserName of example.browsers) {
-  test(`examples/agents/${example.name} does a baseline task in ${browserName} and the server agrees`, { skip: !example.installed && !required && `not installed: ${example.install}` }, async () => {
+  test(`examples/agents/${example.name} does a baseline task in ${browserName} and the server agrees`, async () => {
     assert.ok(example.installed, `examples/agents/${example.name} is not installed: ${example.install}`);
     const agent = processAgent({ command: example.command, cwd: codeRoot, timeoutMs: 60_000, stderrPath: () => path.join(dir, `${example.name}.stderr`) });
     for (const id of example.conditions) {

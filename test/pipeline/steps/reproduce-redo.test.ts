@@ -125,9 +125,9 @@ test('a rerun in two shards, each in a folder of its own as on two machines, col
     }
     assert.equal(shardRows[0]!.length + shardRows[1]!.length, registered.length, 'the two shards hold every unit between them');
 
-    const collected = await run('bash', [path.join(codeRoot, 'deploy/collect.sh'), results, scratch], { cwd: codeRoot });
+    const collected = await run(process.execPath, ['--import', 'tsx', path.join(codeRoot, 'deploy/collect.ts'), results, scratch], { cwd: codeRoot });
     assert.equal(collected.exitCode, 0, collected.stderr);
-    assert.ok(fs.existsSync(path.join(scratch, 'reproduce-redo-shard2of2.json')), "collect.sh brings each shard's summary file");
+    assert.ok(fs.existsSync(path.join(scratch, 'reproduce-redo-shard2of2.json')), "collect.ts brings each shard's summary file");
     const ended = await redo(scratch);
     assert.equal(ended.exitCode, 0, ended.stderr);
     assert.match(ended.stderr, /horizon-chromium: the scratch folder holds its shards 1\/2, 2\/2: merged into one run/);

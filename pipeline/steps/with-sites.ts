@@ -1,0 +1,98 @@
+// rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] -- COMMAND…
+// The set-up that make test, make reproduce's Arm B step, a rerun's Arm B and .ci/run share:
+//
+//   --examples ─▶ the example agents' own dependencies (examples/agents/puppeteer: npm ci;
+//                 examples/agents/python: a venv with requirements.txt), each only when missing or stale
+//   --sites    ─▶ Debian's WordPress packages if missing (fixtures/wordpress/install.ts), then each
+//                 site started unless it runs already (fixtures/sites.ts)
+//   COMMAND    ─▶ run with the sites' origins in its environment; its exit code becomes ours
+//   always     ─▶ the sites started here stopped again (also on a failure, Ctrl-C or SIGTERM);
+//                 a site you had started stays up
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { $ } from 'zx';
+import { execa } from 'execa';
+import { main } from '../../core/cli.ts';
+import { codeRoot } from '../../core/paths.ts';
+import { log } from '../../core/log.ts';
+import { UsageError } from '../../core/errors.ts';
+import { commandFailed } from '../../core/command.ts';
+import { parseSiteNames, withSites } from '../../fixtures/sites.ts';
+import { installDebianPackages } from '../../fixtures/wordpress/install.ts';
+
+const puppeteer = path.join(codeRoot, 'examples', 'agents', 'puppeteer');
+const python = path.join(codeRoot, 'examples', 'agents', 'python');
+const venv = path.join(python, '.venv');
+
+const newer = (a: string, b: string) => fs.existsSync(b) && fs.statSync(a).mtimeMs > fs.statSync(b).mtimeMs;
+const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/** Runs a zx command line, turning a failure into a CommandError that names it. */
+async function sh(what: string, command: () => Promise<unknown>): Promise<void> {
+  try { await command(); } catch (error) { throw commandFailed(error, what); }
+}
+
+/** The example outside agents' dependencies: puppeteer-core from npm, Playwright for Python from PyPI (no browser download). */
+export async function installExampleAgents(): Promise<void> {
+  const q = $({ quiet: true });
+  const stamp = path.join(puppeteer, 'node_modules', '.package-lock.json');
+  if (!fs.existsSync(stamp) || newer(path.join(puppeteer, 'package-lock.json'), stamp)) {
+    log({ kind: 'info', message: 'with-sites: npm ci in examples/agents/puppeteer' });
+    await sh(`npm ci --prefix ${puppeteer}`, () => q`npm ci --prefix ${puppeteer} --no-audit --no-fund --loglevel=error`);
+  }
+  const requirements = path.join(python, 'requirements.txt');
+  const installed = path.join(venv, '.requirements.sha256');
+  if (fs.existsSync(path.join(venv, 'bin', 'python')) && fs.existsSync(installed) && fs.readFileSync(installed, 'utf8').trim() === sha256(requirements)) return;
+  // Debian's python3 makes no venv without python3-venv
+  if ((await $({ quiet: true, nothrow: true })`python3 -c 'import ensurepip'`).exitCode !== 0) await installDebianPackages(['python3-venv'], 'with-sites');
+  log({ kind: 'info', message: `with-sites: a venv for examples/agents/python with ${path.relative(codeRoot, requirements)}` });
+  await sh(`python3 -m venv ${venv}`, () => q`python3 -m venv ${venv}`);
+  await sh(`${venv}/bin/pip install -r ${requirements}`, () => q`${path.join(venv, 'bin', 'pip')} install -q --disable-pip-version-check -r ${requirements}`);
+  fs.writeFileSync(installed, `${sha256(requirements)}\n`);
+}
+
+const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const signalNumber: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
+/** Runs the command with stdio inherited; a signal sent to us is passed on, and we wait for it to end. */
+async function runInherited(command: string[], env: Record<string, string>): Promise<number> {
+  const child = execa(command[0]!, command.slice(1), { stdio: 'inherit', reject: false, env: { ...process.env, ...env }, cwd: process.cwd() });
+  const pass = (s: NodeJS.Signals) => { child.kill(s); };
+  for (const s of signals) process.on(s, pass);
+  try {
+    const result = await child;
+    if (result.failed && result.exitCode === undefined && !result.signal) throw commandFailed(result, command.join(' '));
+    return result.signal ? 128 + (signalNumber[result.signal] ?? 1) : (result.exitCode ?? 1);
+  } finally {
+    for (const s of signals) process.off(s, pass);
+  }
+}
+
+const argv = process.argv.slice(2);
+const dash = argv.indexOf('--');
+const command = dash >= 0 ? argv.slice(dash + 1) : [];
+
+await main({
+  name: 'rstackbench with-sites',
+  summary: 'install what the tests need and start Arm B\'s WordPress sites, run a command while they are up, then stop what was started here (a site you had started stays up)',
+  usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] -- COMMAND [ARGS…]',
+  options: {
+    examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python)' },
+    sites: { type: 'string', default: '', help: 'the sites to have up: wordpress (127.0.0.1:8471), wordpress-editor (127.0.0.1:8472), comma-separated' },
+  },
+  async run(values, positionals) {
+    if (positionals.length) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}: the command comes after --`);
+    if (command.length === 0) throw new UsageError('no command: rstackbench with-sites [--sites …] -- COMMAND [ARGS…]');
+    const names = parseSiteNames(values.sites ?? '');
+    if (values.examples) await installExampleAgents();
+    // an interruption while the sites start: the start stops what it had started, then we end
+    const abort = new AbortController();
+    const interrupt = () => abort.abort();
+    for (const s of signals) process.once(s, interrupt);
+    return withSites(names, async (env) => {
+      for (const s of signals) process.off(s, interrupt);
+      return runInherited(command, env);
+    }, { signal: abort.signal }).finally(() => { for (const s of signals) process.off(s, interrupt); });
+  },
+}, dash >= 0 ? argv.slice(0, dash) : argv);
