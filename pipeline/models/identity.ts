@@ -17,9 +17,10 @@ export type { ModelIdentity } from '../../core/contracts.ts';
 
 /** node-llama-cpp's version as installed (package.json pins it exactly). */
 export function runtimeVersion(): string {
-  const require = createRequire(import.meta.url);
-  const file = require.resolve('node-llama-cpp/package.json');
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+  // the package exports no ./package.json: find it above its entry point
+  let dir = path.dirname(createRequire(import.meta.url).resolve('node-llama-cpp'));
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export function identityOf(m: ModelEntry): ModelIdentity {
