@@ -114,8 +114,10 @@ export async function requestPlan(config: PlannerConfig, messages: ChatMessage[]
     const body = { model: config.model, messages, temperature: 0, ...(responseFormat(format) ? { response_format: responseFormat(format) } : {}) };
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    // what is kept of a failed answer never holds the key, even when a server echoes it back
+    const redact = (text: string) => (config.apiKey ? text.split(config.apiKey).join('[PILOT_API_KEY]') : text);
     const failed = (reason: string, status: number | null, content: string | null, model: string | null = null, usage: Usage | null = null): PlanAnswer =>
-      ({ ok: false, reason, status, content: content === null ? null : content.slice(0, 20_000), model, usage, planning_ms: elapsed(), response_format: format });
+      ({ ok: false, reason: redact(reason), status, content: content === null ? null : redact(content).slice(0, 20_000), model, usage, planning_ms: elapsed(), response_format: format });
     let res: Response;
     let text: string;
     try {
