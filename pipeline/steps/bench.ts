@@ -10,6 +10,7 @@ import { main, intOption } from '../../core/cli.ts';
 import { UsageError } from '../../core/errors.ts';
 import { codeRoot, rel } from '../../core/paths.ts';
 import { runBench, sliceIds, type SliceId } from '../bench/run-bench.ts';
+import { runModelBench } from '../bench/models.ts';
 import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
 import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
@@ -24,6 +25,8 @@ await main({
   summary: 'the naive harness against ours on the same stratified slices (layers in Chromium and Firefox, evidence in Chromium): wall times, ratios, overhead, peak memory, flips',
   usage: 'make bench [ARGS="--load" | "--slice-size 48 --evidence-size 20"]',
   options: {
+    models: { type: 'string', help: 'instead: the cost of local models, comma-separated (smollm2-135m,gemma3-270m): tokens/s, plans per minute, peak memory, with and without the JSON-schema grammar → bench/models-results.json' },
+    requests: { type: 'string', default: '4', help: 'with --models: requests per model and variant (the pilot\'s prompts on the first sampled conditions)' },
     load: { type: 'boolean', default: false, help: 'the load trial: ours unloaded against ours under a CPU hog on every core (bounded in time, stopped after each loaded block); writes bench/load-results.json' },
     slices: { type: 'string', default: sliceIds.join(','), help: `which slices, comma-separated: ${sliceIds.join(', ')}` },
     'slice-size': { type: 'string', default: '288', help: 'layers units per browser, stratified over template × layer × severity × policy (288 = a third of the main arm)' },
@@ -39,6 +42,14 @@ await main({
     scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
   },
   async run(values) {
+    if (values.models) {
+      const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', 'models-results.json'));
+      const results = await runModelBench({ models: values.models.split(',').map((m) => m.trim()).filter(Boolean), requests: intOption(values.requests, 'requests', 4) });
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+      process.stdout.write(`${rel(out)}\n${JSON.stringify(results.models, null, 2)}\n`);
+      return 0;
+    }
     const slices = values.slices!.split(',').map((s) => s.trim()).filter(Boolean);
     for (const s of slices) if (!sliceIds.includes(s as SliceId)) throw new UsageError(`--slices: unknown slice ${JSON.stringify(s)}; use ${sliceIds.join(', ')}`);
     const full = executablePath('chromium');
