@@ -232,7 +232,8 @@ export async function serve(options: ServeOptions): Promise<{ server: http.Serve
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
-      const error = e instanceof HttpError ? e : new HttpError(500, 'server_error', `the request failed: ${(e as Error)?.message ?? String(e)}`);
+      const gone = res.destroyed || req.destroyed;
+      const error = e instanceof HttpError ? e : gone ? new HttpError(499, 'client_closed', 'the client went away; the answer was abandoned') : new HttpError(500, 'server_error', `the request failed: ${(e as Error)?.message ?? String(e)}`);
       if (error.status >= 500 || error.status === 400) logLine(`${req.method} ${req.url}: ${error.status} ${error.message.split('\n')[0]}`);
       send(res, error.status, errorBody(error), error.status === 503 ? { 'retry-after': '1' } : {});
     });
@@ -270,8 +271,10 @@ export async function serve(options: ServeOptions): Promise<{ server: http.Serve
   loaded.catch(() => {});
 
   const close = async () => {
-    await new Promise<void>((r) => server.close(() => r()));
+    if (options.stateFile) fs.rmSync(options.stateFile, { force: true });
+    const closed = new Promise<void>((r) => server.close(() => r()));
     server.closeAllConnections();
+    await closed;
     await loadedModel?.llama.dispose();
     if (options.stateFile) fs.rmSync(options.stateFile, { force: true });
   };
@@ -299,7 +302,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         maxWaiting: intOption(values['max-waiting'], 'max-waiting', 8, 0), maxTokens: intOption(values['max-tokens'], 'max-tokens', 1024),
         threads: intOption(values.threads, 'threads', 2), loadAfterMs: intOption(values['load-after-ms'], 'load-after-ms', 0, 0),
       });
-      const stop = () => { running.close().then(() => process.exit(0), () => process.exit(1)); };
+      // a generation in flight may hold the model for minutes: the state file goes at once, the process within 3 s
+      const stop = () => {
+        setTimeout(() => process.exit(0), 3000).unref();
+        running.close().then(() => process.exit(0), () => process.exit(1));
+      };
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       try {
