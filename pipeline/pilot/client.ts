@@ -6,6 +6,8 @@
 //   messages ─▶ POST {base}/chat/completions (response_format: json_schema → json_object → none,
 //               stepping down only when the server rejects the format) ─▶ content ─▶ JSON ─▶ plan?
 //   ─▶ { ok: plan, the model as the server names it, usage, planning_ms } | { not ok: the reason, kept }
+import http from 'node:http';
+import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { UsageError } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
@@ -103,6 +105,28 @@ function parseContent(content: string): unknown {
 }
 
 /**
+ * One POST, bounded by timeoutMs alone. Not fetch: its HTTP client gives up on a response whose
+ * headers take more than 300 s, and a small model on two cores may think longer than that.
+ */
+function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ res: { ok: boolean; status: number }; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = (url.startsWith('https:') ? https : http).request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => {
+        clearTimeout(timer);
+        const status = response.statusCode ?? 0;
+        resolve({ res: { ok: status >= 200 && status < 300, status }, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      response.on('error', (e) => { clearTimeout(timer); reject(e); });
+    });
+    const timer = setTimeout(() => request.destroy(new Error(`no complete answer within ${timeoutMs} ms (PILOT_TIMEOUT_MS)`)), timeoutMs);
+    request.on('error', (e) => { clearTimeout(timer); reject(e); });
+    request.end(body);
+  });
+}
+
+/**
  * Asks for one plan. `state.format` remembers which response_format the server accepted, so a run
  * steps down at most once per format. Never throws for what the server or the model did: a failed
  * call or an invalid answer is an answer with ok: false and the reason.
@@ -114,18 +138,14 @@ export async function requestPlan(config: PlannerConfig, messages: ChatMessage[]
     const body = { model: config.model, messages, temperature: 0, ...(responseFormat(format) ? { response_format: responseFormat(format) } : {}) };
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    // what is kept of a failed answer never holds the key, even when a server echoes it back
+    const redact = (text: string) => (config.apiKey ? text.split(config.apiKey).join('[PILOT_API_KEY]') : text);
     const failed = (reason: string, status: number | null, content: string | null, model: string | null = null, usage: Usage | null = null): PlanAnswer =>
-      ({ ok: false, reason, status, content: content === null ? null : content.slice(0, 20_000), model, usage, planning_ms: elapsed(), response_format: format });
-    let res: Response;
+      ({ ok: false, reason: redact(reason), status, content: content === null ? null : redact(content).slice(0, 20_000), model, usage, planning_ms: elapsed(), response_format: format });
+    let res: { ok: boolean; status: number };
     let text: string;
     try {
-      res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(config.timeoutMs),
-      });
-      text = await res.text();
+      ({ res, text } = await post(url, { 'content-type': 'application/json', ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) }, JSON.stringify(body), config.timeoutMs));
     } catch (e) {
       const cause = (e as Error & { cause?: Error }).cause?.message;
       return failed(`the call failed: ${(e as Error).message}${cause ? ` (${cause})` : ''}`, null, null);

@@ -21,7 +21,8 @@ import { readPilotSample } from './sample.ts';
 import { planningMessages, promptNames, readPrompts } from './prompts.ts';
 import { timeZeroObservation } from './observation.ts';
 import { plannerConfig, publicEndpoint, requestPlan, type ResponseFormat } from './client.ts';
-import { appendExcluded, appendPlan, checkRunName, gateForPlanning, planFile, planId, readPlanFile } from './plan-file.ts';
+import { appendExcluded, appendPlan, checkRunName, frozenModelIdentity, gateForPlanning, planFile, planId, readPlanFile } from './plan-file.ts';
+import { servedIdentity } from '../models/identity.ts';
 
 const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
 
@@ -31,6 +32,7 @@ await main({
   usage: 'PILOT_BASE_URL=http://127.0.0.1:11434/v1 PILOT_MODEL=qwen2.5:7b make pilot-plans [ARGS="--run NAME"]',
   options: {
     run: { type: 'string', help: 'the plan file\'s name, data/plans/NAME.jsonl (default: PILOT_MODEL, made file-safe); rerun it to ask for missing plans. PILOT_TIMEOUT_MS bounds one request (default 600000)' },
+    only: { type: 'string', help: 'ask only for the sampled conditions whose id matches this regular expression (a smoke test; the file then lacks the others)' },
   },
   async run(values) {
     const config = plannerConfig();
@@ -38,13 +40,21 @@ await main({
     const file = planFile(run);
     const { head } = await gateForPlanning(['prereg/layers-pilot.md', 'data/tasks/layers.jsonl', 'data/tasks/pilot-sample.jsonl']);
     if (rel(file) in head.files) throw new UsageError(`${rel(file)} is frozen; its plans are final. Choose another --run for new plans, or execute it: make run-pilot PLANS=${rel(file)}`);
+    // the model's identity, frozen before its first plan, and the same for every plan of the file
+    const modelIdentity = frozenModelIdentity(head, await servedIdentity(config.baseUrl, config.model, config.apiKey));
+    const existing = fs.existsSync(file) ? readPlanFile(file) : [];
+    const other = existing.find((l) => (l.model_identity?.file_sha256 ?? null) !== (modelIdentity?.file_sha256 ?? null));
+    if (other) throw new UsageError(`${rel(file)} holds plans made with another model identity (${other.model_identity?.file ?? 'none reported'}); the endpoint now serves ${modelIdentity?.file ?? 'a model with no reported identity'}. Choose another --run`);
     const prompts = readPrompts();
-    const sample = readPilotSample(readLayersTasks());
-    const done = new Set(fs.existsSync(file) ? readPlanFile(file).map((l) => l.plan_id) : []);
+    const only = values.only ? new RegExp(values.only) : null;
+    const sample = readPilotSample(readLayersTasks()).filter((s) => !only || only.test(s.task.condition_id));
+    if (!sample.length) throw new UsageError(`--only ${values.only} matches none of the sampled conditions`);
+    const done = new Set(existing.map((l) => l.plan_id));
     const todo = sample.flatMap((s) => promptNames.filter((p) => !done.has(planId(run, s.task.condition_id, p))).map((p) => ({ ...s, prompt: p })));
     const total = sample.length * promptNames.length;
     const endpoint = publicEndpoint(config.baseUrl);
     log({ kind: 'info', message: `pilot-plans: run ${run}, model ${config.model} at ${endpoint}: ${todo.length} of ${total} plans to ask for${done.size ? ` (${done.size} already in ${rel(file)})` : ''}` });
+    log({ kind: 'info', message: modelIdentity ? `pilot-plans: model identity ${modelIdentity.file} (GGUF sha256 ${modelIdentity.identity.gguf.sha256.slice(0, 12)}…, ${modelIdentity.identity.runtime.name} ${modelIdentity.identity.runtime.version}), frozen` : 'pilot-plans: the endpoint reports no model identity; the plans record the model only as the server names it' });
     const planSchemaSha = sha256(fs.readFileSync(path.join(paths.schemas(), 'plan.schema.json')));
     const state: { format: ResponseFormat } = { format: 'json_schema' };
     let written = 0;
@@ -60,7 +70,7 @@ await main({
           const observation = observations.get(task.condition_id)!;
           const messages = planningMessages(prompts, item.prompt, task.instruction, observation);
           const answer = await requestPlan(config, messages, state);
-          const common = { run, condition_id: task.condition_id, prompt: item.prompt, model: answer.model, requested_model: config.model, usage: answer.usage, planning_ms: answer.planning_ms, endpoint, response_format: answer.response_format, created_at: new Date().toISOString() };
+          const common = { run, condition_id: task.condition_id, prompt: item.prompt, model: answer.model, requested_model: config.model, usage: answer.usage, planning_ms: answer.planning_ms, endpoint, response_format: answer.response_format, model_identity: modelIdentity, created_at: new Date().toISOString() };
           const id = planId(run, task.condition_id, item.prompt);
           if (answer.ok) {
             appendPlan(file, {
@@ -80,9 +90,10 @@ await main({
         await server.close();
       }
     }
-    const have = done.size + written;
+    const have = sample.flatMap((s) => promptNames.map((p) => planId(run, s.task.condition_id, p))).filter((id) => done.has(id)).length + written;
+    const full = readPilotSample(readLayersTasks()).length * promptNames.length;
     process.stdout.write(
-      `pilot-plans ${run}: ${have} of ${total} plans in ${rel(file)} (${written} new), ${excluded} answers excluded\n` +
+      `pilot-plans ${run}: ${have} of ${total} plans in ${rel(file)} (${written} new), ${excluded} answers excluded${only ? ` (--only: ${total} of the ${full} plans asked for)` : ''}\n` +
         (have === total
           ? `next: freeze the plans before any is executed: make freeze REASON="pilot plans ${run}", then make run-pilot PLANS=${rel(file)}\n`
           : `${total - have} plans missing: run make pilot-plans ARGS="--run ${run}" again to ask for them\n`),

@@ -14,6 +14,7 @@ import type { LedgerEntry } from '../kernel/ledger.ts';
 import { gate } from '../kernel/gate.ts';
 import { messages } from '../../core/messages.ts';
 import { planProblems } from './plan.ts';
+import { identityFile, identityText, readIdentity, type ModelIdentity } from '../models/identity.ts';
 import type { PromptName } from './prompts.ts';
 
 import type { ExcludedAnswer, PlanLine } from '../../core/contracts.ts';
@@ -72,4 +73,29 @@ export async function gateForPlanning(required: string[]): Promise<{ head: Ledge
 export function frozenPlanFiles(head: LedgerEntry): string[] {
   const plansDir = rel(paths.plans()) + '/';
   return Object.keys(head.files).filter((f) => f.startsWith(plansDir)).sort();
+}
+
+/** What a plan line records of the served model: its frozen identity file, or null. */
+export type PlanModelIdentity = PlanLine['model_identity'];
+
+/**
+ * The served model's identity must be frozen before its first plan: data/models/<name>.json in the
+ * ledger head, saying exactly what the server reports (GateError, exit 3, otherwise). An endpoint
+ * that reports no identity gives null.
+ */
+export function frozenModelIdentity(head: LedgerEntry, served: ModelIdentity | null): PlanModelIdentity {
+  if (!served) return null;
+  const file = rel(identityFile(served.name));
+  if (!(file in head.files)) {
+    throw new GateError(
+      fs.existsSync(identityFile(served.name))
+        ? `refusing to plan: the served model's identity ${file} is not frozen yet. ${messages.refreeze}`
+        : `refusing to plan: the endpoint serves ${served.name}, whose identity ${file} is not recorded here (make model-server MODEL=${served.name} writes it), then ${messages.refreeze}`,
+      [file],
+    );
+  }
+  if (identityText(readIdentity(identityFile(served.name))) !== identityText(served)) {
+    throw new GateError(`refusing to plan: the endpoint serves another ${served.name} than the identity frozen in ${file} (its packages, GGUF, settings or runtime differ)`, [file]);
+  }
+  return { file, file_sha256: head.files[file]!, identity: served };
 }

@@ -13,6 +13,7 @@ import { UsageError } from '../../core/errors.ts';
 import { codeRoot, rel } from '../../core/paths.ts';
 import { runBench, sliceIds, type SliceId } from '../bench/run-bench.ts';
 import { benchReport, reportBenchLine } from '../bench/report.ts';
+import { runModelBench } from '../bench/models.ts';
 import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
 import { measureVerifierOverhead } from '../bench/verifier-overhead.ts';
@@ -30,6 +31,8 @@ await main({
   usage: 'make bench [ARGS="--load" | "--report" | "--slice-size 48 --evidence-size 20"]',
   options: {
     report: { type: 'boolean', default: false, help: "only the report's measurement (make report's time and size; load, filter and open times in Chromium) → bench/report-results.json" },
+    models: { type: 'string', help: 'instead: the cost of local models, comma-separated (smollm2-135m,gemma3-270m): tokens/s, plans per minute, peak memory, with and without the JSON-schema grammar → bench/models-results.json' },
+    requests: { type: 'string', default: '4', help: 'with --models: requests per model and variant (the pilot\'s prompts on the first sampled conditions)' },
     load: { type: 'boolean', default: false, help: 'the load trial: ours unloaded against ours under a CPU hog on every core (bounded in time, stopped after each loaded block); writes bench/load-results.json' },
     slices: { type: 'string', default: sliceIds.join(','), help: `which slices, comma-separated: ${sliceIds.join(', ')}` },
     'slice-size': { type: 'string', default: '288', help: 'layers units per browser, stratified over template × layer × severity × policy (288 = a third of the main arm)' },
@@ -47,6 +50,14 @@ await main({
     'verifier-actions': { type: 'string', default: '40', help: "the verifier's overhead per action: this many saves of the controlled app in Chromium, bare and verified (0: not measured)" },
   },
   async run(values) {
+    if (values.models) {
+      const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', 'models-results.json'));
+      const results = await runModelBench({ models: values.models.split(',').map((m) => m.trim()).filter(Boolean), requests: intOption(values.requests, 'requests', 4) });
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+      process.stdout.write(`${rel(out)}\n${JSON.stringify(results.models, null, 2)}\n`);
+      return 0;
+    }
     // the report's measurement: --out itself with --report, else beside the results file
     const reportOut = values.report && values.out ? path.resolve(values.out) : path.join(values.out ? path.dirname(path.resolve(values.out)) : path.join(codeRoot, 'bench'), 'report-results.json');
     const measureReport = async (scratch: string) => {

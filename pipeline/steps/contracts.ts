@@ -28,6 +28,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'pilot-plan', root: 'PlanLine' },
   { file: 'pilot-excluded', root: 'ExcludedAnswer' },
   { file: 'pilot-sample', root: 'PilotSampleLine' },
+  { file: 'model-identity', root: 'ModelIdentity' },
   { file: 'reproduce-redo', root: 'RedoSummary', defs: { arm: 'RedoArm', flip: 'RedoFlip', load: 'LoadAverages' } },
 ];
 
