@@ -2,13 +2,13 @@
 // in the background, and stop it — only the process this started, found by its pid file.
 //
 //   start: MODEL ─▶ install what is missing, check the GGUF (install.ts) ─▶ data/models/<name>.json
-//          (identity.ts: written once; a different one is refused) ─▶ spawn serve.ts detached, its
-//          output in .state/model-server/<name>.log ─▶ the state file {pid, port} ─▶ wait for
-//          GET /health ready ─▶ print PILOT_BASE_URL and PILOT_MODEL
+//          (identity.ts: written once; a different one is refused) ─▶ serve.ts detached in its own
+//          session (core/service.ts, execa, as the WordPress sites' servers), writing its own log
+//          .state/model-server/<name>.log ─▶ the state file {pid, port} ─▶ wait for GET /health
+//          ready, failing at once if it exits ─▶ print PILOT_BASE_URL and PILOT_MODEL
 //   stop:  the state file ─▶ the pid, if it is still our serve.ts ─▶ SIGTERM (SIGKILL after 10 s)
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { main, intOption } from '../../core/cli.ts';
 import { RStackError } from '../../core/errors.ts';
 import { log } from '../../core/log.ts';
@@ -17,6 +17,7 @@ import { DEFAULT_MODEL, models } from './catalog.ts';
 import { ensureModel, requireModel } from './install.ts';
 import { identityOf, recordIdentity } from './identity.ts';
 import { HOST } from './serve.ts';
+import { logTail, spawnDetached, waitUntilReady, type Service } from '../../core/service.ts';
 
 interface ServerState { pid: number; port: number; model: string; base_url: string; started_at: string }
 
@@ -65,30 +66,20 @@ async function start(name: string, port: number, waitSeconds: number, maxTokens:
   log({ kind: 'info', message: recorded.written ? `model ${name}: identity written to ${rel(recorded.file)}; freeze it before its first plan: make freeze REASON="model ${name}"` : `model ${name}: identity as recorded in ${rel(recorded.file)}` });
   fs.mkdirSync(paths.modelServerState(), { recursive: true });
   const logFile = path.join(paths.modelServerState(), `${name}.log`);
-  // node's spawn, not execa: the server must outlive this process, so its output goes to the log
-  // file's own descriptor (execa would pipe a file target through this process, which then never exits)
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', serveScript, '--model', name, '--port', String(port), '--state-file', stateFile(), '--max-tokens', String(maxTokens)], {
-    cwd: codeRoot, detached: true, stdio: ['ignore', out, out],
-  });
-  fs.closeSync(out);
-  let exited = false;
-  child.once('exit', () => { exited = true; });
-  child.unref();
-  const deadline = Date.now() + waitSeconds * 1000;
-  for (;;) {
-    const state = readState();
-    if (state && (await health(state.port)) === 'ready') {
-      process.stdout.write(`model server ${name}: pid ${state.pid}, log ${rel(logFile)}\nPILOT_BASE_URL=${state.base_url} PILOT_MODEL=${name}\n`);
-      return 0;
-    }
-    if (exited) throw new RStackError(`the model server for ${name} exited while starting; its log ${rel(logFile)} ends:\n${fs.readFileSync(logFile, 'utf8').split('\n').slice(-8).join('\n')}`);
-    if (Date.now() > deadline) {
-      if (child.pid) process.kill(child.pid, 'SIGTERM');
-      throw new RStackError(`the model server for ${name} was not ready within ${waitSeconds} s; stopped it (log: ${rel(logFile)})`);
-    }
-    await sleep(300);
+  const service: Service = { name: `model-server ${name}`, comm: 'node', pidFile: path.join(paths.modelServerState(), 'server.pid'), logFile };
+  const started = spawnDetached(service, process.execPath, ['--import', 'tsx', serveScript, '--model', name, '--port', String(port), '--state-file', stateFile(), '--max-tokens', String(maxTokens), '--log-file', logFile], { cwd: codeRoot });
+  try {
+    await waitUntilReady(service.name, 'ready', async () => { const state = readState(); return state !== null && (await health(state.port)) === 'ready'; }, {
+      timeoutMs: waitSeconds * 1000, intervalMs: 300, exited: started.exited, lastSeen: () => logTail(logFile),
+    });
+  } catch (error) {
+    // not ready in time, or gone: nothing of it is left running
+    if (isOurServer(started.pid)) process.kill(started.pid, 'SIGTERM');
+    throw new RStackError(`${(error as Error).message}\n(log: ${rel(logFile)})`, { cause: error });
   }
+  const state = readState()!;
+  process.stdout.write(`model server ${name}: pid ${state.pid}, log ${rel(logFile)}\nPILOT_BASE_URL=${state.base_url} PILOT_MODEL=${name}\n`);
+  return 0;
 }
 
 async function stop(): Promise<number> {

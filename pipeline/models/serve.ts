@@ -281,6 +281,15 @@ export async function serve(options: ServeOptions): Promise<{ server: http.Serve
   return { server, port, loaded, close };
 }
 
+/** Everything the process prints goes to the log file, the server's own (a detached server has no stdio). */
+function logTo(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const fd = fs.openSync(file, 'a');
+  const write = (chunk: string | Uint8Array): boolean => { fs.writeSync(fd, typeof chunk === 'string' ? Buffer.from(chunk) : chunk); return true; };
+  process.stdout.write = write as typeof process.stdout.write;
+  process.stderr.write = write as typeof process.stderr.write;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
     name: 'rstackbench model-serve',
@@ -290,12 +299,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       model: { type: 'string', default: DEFAULT_MODEL, help: 'the model (pipeline/models/catalog.ts)' },
       port: { type: 'string', default: '8480', help: 'the port on 127.0.0.1 (0: any free port; the state file says which)' },
       'state-file': { type: 'string', help: 'write {pid, port, model, base_url} here once listening; removed on exit' },
+      'log-file': { type: 'string', help: 'append what the server prints (its requests, the runtime\'s messages) to this file instead of stdout and stderr (make model-server runs it detached, with no stdio)' },
       'max-waiting': { type: 'string', default: '8', help: 'requests that may wait while one is answered; more get HTTP 503' },
       'max-tokens': { type: 'string', default: '1024', help: 'the most tokens an answer may have when a request sets no max_tokens' },
       threads: { type: 'string', default: '2', help: 'CPU threads for the model' },
       'load-after-ms': { type: 'string', default: '0', help: 'start loading this long after listening (for tests of requests made while loading)' },
     },
     async run(values) {
+      if (values['log-file']) logTo(path.resolve(values['log-file']));
       const model = requireModel(values.model!);
       const running = await serve({
         model, port: intOption(values.port, 'port', 8480, 0), stateFile: values['state-file'] ? path.resolve(values['state-file']) : undefined,
