@@ -22,8 +22,10 @@ The model (defaults fit `make model-server`, the smallest catalogued model on 12
   LLM_SEED        20261201 (sent as `seed`; the local server decodes greedily with its own fixed seed)
 The agent:
   AGENT_MAX_STEPS 6     browser-use steps (one model call each)
+  AGENT_ACTIONS   done,click,input,select_dropdown,dropdown_options,scroll,wait,send_keys,find_text
+                        the browser-use actions offered (all: its 24); each is in the answer's schema
   AGENT_FLASH     1     browser-use's flash mode: its short system prompt and an output of memory and
-                        actions only. Its full prompt is ~6k tokens, more than the local server's 4096-token
+                        actions only. Its full prompt is 24 KB (≈6,000 tokens), more than the local server's 4096-token
                         context; set 0 for an endpoint with a larger context.
 Always: no vision (text only), temperature 0, no judge, no planner, no extra answer after a failure,
 telemetry and cloud sync off. Chromium only (Firefox gives no CDP endpoint).
@@ -40,7 +42,11 @@ import asyncio  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 
-from browser_use import Agent, BrowserSession, ChatOpenAI  # noqa: E402
+from browser_use import Agent, BrowserSession, ChatOpenAI, Tools  # noqa: E402
+
+# what a form on one page needs; every action browser-use offers is in the schema the model must
+# answer in, and each one costs prompt and grammar (AGENT_ACTIONS=all keeps them all)
+FORM_ACTIONS = ['done', 'click', 'input', 'select_dropdown', 'dropdown_options', 'scroll', 'wait', 'send_keys', 'find_text']
 
 
 def out(line):
@@ -81,7 +87,13 @@ async def main():
     )
     # keep_alive: browser-use must never stop the harness's browser; stop() below only disconnects
     session = BrowserSession(cdp_url=os.environ["RSTACKBENCH_CDP_URL"], keep_alive=True)
+    tools = Tools()
+    actions_wanted = os.environ.get("AGENT_ACTIONS", ",".join(FORM_ACTIONS))
+    if actions_wanted != "all":
+        keep = set(actions_wanted.split(","))
+        tools = Tools(exclude_actions=[a for a in tools.registry.registry.actions if a not in keep])
     agent = Agent(
+        tools=tools,
         # the start page is open already; it is named so the model knows where it is
         task=f"{task['instruction']}\nThe page {task['start_url']} is open in the browser already.",
         llm=llm,
