@@ -17,7 +17,8 @@ The model (defaults fit `make model-server`, the smallest catalogued model on 12
   LLM_MODEL       smollm2-135m
   LLM_API_KEY     the key, if the endpoint needs one (else OPENAI_API_KEY; else "local"); read from
                   the environment only, never printed
-  LLM_MAX_TOKENS  512   the most tokens one answer may take (prompt + this must fit the server's context)
+  LLM_MAX_TOKENS  256   the most tokens one answer may take (prompt + this must fit the server's context;
+                        a flash-mode answer is ~50; under the local server's grammar ~1.5 tokens/s at 135M)
   LLM_TIMEOUT_S   300   one model call
   LLM_SEED        20261201 (sent as `seed`; the local server decodes greedily with its own fixed seed)
 The agent:
@@ -78,7 +79,7 @@ async def main():
         temperature=0,
         seed=env_int("LLM_SEED", 20261201),
         frequency_penalty=None,  # the local server decodes greedily and offers no penalties
-        max_completion_tokens=env_int("LLM_MAX_TOKENS", 512),
+        max_completion_tokens=env_int("LLM_MAX_TOKENS", 256),
         timeout=float(env_int("LLM_TIMEOUT_S", 300)),
         max_retries=1,
         # browser-use's schema says `min_items` (not JSON Schema's minItems); grammar-backed servers
@@ -121,6 +122,10 @@ async def main():
     steps = history.number_of_steps()
     actions = sum(1 for h in history.history for r in h.result if not r.error)
     errors = history.errors()
+    # at its step limit browser-use appends a result of its own saying so; what the steps before it
+    # ended in decides whether that is a "not done" or a failure
+    while errors and errors[-1] and errors[-1].startswith("Failed to complete task in maximum steps"):
+        errors = errors[:-1]
     print(f"browser-use: {steps} steps, done={history.is_done()}, success={history.is_successful()}, errors={errors}", file=sys.stderr)
     if history.is_done():
         claim = {"done": history.is_successful() is True, "actions": actions}
