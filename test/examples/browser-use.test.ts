@@ -51,6 +51,7 @@ test(`examples/agents/browser-use with ${DEFAULT_MODEL} on cards-baseline-01: it
   await freeze('test');
   const run = await runScript(tree, 'agents/run-agent.ts', ['--smoke', '--only', '^cards-baseline-01$', '--agent', command, '--agent-name', 'browser-use', '--agent-timeout-ms', '1200000'], {
     LLM_BASE_URL: `http://127.0.0.1:${model!.port}/v1`, LLM_MODEL: DEFAULT_MODEL, LLM_API_KEY: key,
+    AGENT_MAX_STEPS: '2', // each step is minutes on 2 cores; the row's shape does not need more
   });
   assert.equal(run.exitCode, 0, run.stderr);
   const dir = tree.file('data/excluded/layers/agent');
