@@ -49,6 +49,10 @@ test: setup typecheck ## type-check, install what the tests need, start both Arm
 test-real-plan: setup ## one real plan end to end with the smallest local model (slow; not part of make test): endpoint → plan → freeze → interpreter → a smoke row
 	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.e2e.ts
 
+test-browser-use: setup ## the browser-use example with the smallest local model on one baseline condition (slow; not part of make test); installs its venv first
+	@[ -x examples/agents/browser-use/.venv/bin/python ] || { python3 -m venv examples/agents/browser-use/.venv && examples/agents/browser-use/.venv/bin/pip install -q -r examples/agents/browser-use/requirements.txt; }
+	@$(TSX) --test --test-reporter=spec test/examples/browser-use.e2e.ts
+
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
 	@$(RSTACKBENCH) demo --browser $(BROWSER) $(ARGS)
 
