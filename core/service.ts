@@ -37,7 +37,10 @@ export function readPid(pidFile: string): number | null {
 export function processName(pid: number): string | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') return null;
+    // a zombie is gone, but a thread-group leader that exited first shows Z while its other threads
+    // still run and hold its sockets: it is gone only when it is the last of its threads
+    const zombie = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    if (zombie && fs.readdirSync(`/proc/${pid}/task`).length <= 1) return null;
     return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
   } catch {
     return null;
