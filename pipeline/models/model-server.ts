@@ -17,7 +17,7 @@ import { DEFAULT_MODEL, models } from './catalog.ts';
 import { ensureModel, requireModel } from './install.ts';
 import { identityOf, recordIdentity } from './identity.ts';
 import { HOST } from './serve.ts';
-import { logTail, spawnDetached, waitUntilReady, type Service } from '../../core/service.ts';
+import { logTail, processName, spawnDetached, waitUntilReady, type Service } from '../../core/service.ts';
 
 interface ServerState { pid: number; port: number; model: string; base_url: string; started_at: string }
 
@@ -97,7 +97,9 @@ async function stop(): Promise<number> {
   const deadline = Date.now() + 10_000;
   while (isOurServer(state.pid) && Date.now() < deadline) await sleep(100);
   if (isOurServer(state.pid)) process.kill(state.pid, 'SIGKILL');
-  while (isOurServer(state.pid)) await sleep(100);
+  // until the last of its threads is gone (its main thread may show Z while the others still hold its socket)
+  const last = Date.now() + 10_000;
+  while ((isOurServer(state.pid) || processName(state.pid) !== null) && Date.now() < last) await sleep(100);
   fs.rmSync(stateFile(), { force: true });
   process.stdout.write(`model server ${state.model} (pid ${state.pid}) stopped\n`);
   return 0;
