@@ -46,12 +46,11 @@ typecheck: setup
 test: setup typecheck ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
 	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor -- $(TSX) --test --test-reporter=spec $$(find test -name '*.test.ts' | sort)
 
-test-real-plan: setup ## one real plan end to end with the smallest local model (slow; not part of make test): endpoint → plan → freeze → interpreter → a smoke row
-	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.e2e.ts
+test-real-plan: setup ## only the real-model test of make test: one real plan with the smallest local model, endpoint → plan → freeze → interpreter → a smoke row
+	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.test.ts
 
-test-browser-use: setup ## the browser-use example with the smallest local model on one baseline condition (slow; not part of make test); installs its venv first
-	@[ -x examples/agents/browser-use/.venv/bin/python ] || { python3 -m venv examples/agents/browser-use/.venv && examples/agents/browser-use/.venv/bin/pip install -q -r examples/agents/browser-use/requirements.txt; }
-	@$(TSX) --test --test-reporter=spec test/examples/browser-use.e2e.ts
+test-browser-use: setup ## only the browser-use test of make test: the example with the smallest local model on one baseline condition; installs its venv first
+	@$(RSTACKBENCH) with-sites --examples -- $(TSX) --test --test-reporter=spec test/examples/browser-use.test.ts
 
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
 	@$(RSTACKBENCH) demo --browser $(BROWSER) $(ARGS)

@@ -160,10 +160,10 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   const pilot = layers.filter((r) => r.arm === 'pilot');
   out.layers_pilot = [
-    ...groupBy(pilot, (r) => [r.browser.name, r.prompt ?? null, r.layer]),
-    ...groupBy(pilot, (r) => [r.browser.name, r.prompt ?? null, 'all']),
-  ].map(({ key: [browser, prompt, layer], items }) => ({
-    browser, prompt, layer, ...outcomeCounts(items),
+    ...groupBy(pilot, (r) => [r.browser.name, r.model ?? null, r.prompt ?? null, r.layer]),
+    ...groupBy(pilot, (r) => [r.browser.name, r.model ?? null, r.prompt ?? null, 'all']),
+  ].map(({ key: [browser, model, prompt, layer], items }) => ({
+    browser, model, prompt, layer, ...outcomeCounts(items),
     mean_actions: mean(items.map((r) => r.actions!)),
     mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
     // like SQL's avg: over the rows that have the value
@@ -174,11 +174,11 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
 
   const promptPairs = pairsOf(
     pilot,
-    (r) => JSON.stringify([r.browser.name, r.condition_id]),
+    (r) => JSON.stringify([r.browser.name, r.model ?? null, r.condition_id]),
     (x, y) => x.prompt === 'ordinary' && y.prompt === 'reliability',
   );
-  out.layers_pilot_paired = groupBy(promptPairs, ([x]) => [x.browser.name]).map(({ key: [browser], items }) => ({
-    browser, prompt_a: 'ordinary', prompt_b: 'reliability', ...pairCounts(items.map(([x, y]) => ({ a: x.vts, b: y.vts }))),
+  out.layers_pilot_paired = groupBy(promptPairs, ([x]) => [x.browser.name, x.model ?? null]).map(({ key: [browser, model], items }) => ({
+    browser, model, prompt_a: 'ordinary', prompt_b: 'reliability', ...pairCounts(items.map(([x, y]) => ({ a: x.vts, b: y.vts }))),
   }));
 
   const enginePairs = pairsOf(

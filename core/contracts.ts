@@ -955,6 +955,14 @@ export type ModelIdentity = {
    * tokens of context the server allocates (prompt and answer)
    */
   context_size: number;
+  /**
+   * the most tokens an answer has when a request sets no max_tokens (an answer cut there ends with finish_reason length)
+   */
+  max_tokens: number;
+  /**
+   * CPU threads the model runs on
+   */
+  threads: number;
   seed: number;
   temperature: 0;
   runtime: {

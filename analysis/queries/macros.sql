@@ -3,7 +3,7 @@
 --   outcome_counts   n, and how many rows showed apparent success, reached VTS, and falsely completed
 --   pair_counts      paired rows: both, only a, only b, neither (only a / only b feed exact McNemar)
 --   layers_pairs     every two layers rows of the same condition, a from one arm and b from another:
---                    a paired table keeps the sides it compares (browsers, policies, prompts, an agent)
+--                    a paired table keeps the sides it compares (browsers, policies, prompts, models, an agent)
 --   verdict_pairs    every two evidence verdicts of the same trial (condition and repetition), likewise
 --   production_counts   Arm B: trials, cases, truth, accepts, false accepts and false rejects
 --   layer_rank, template_rank, arm_rank   the papers' order (not alphabetical); 'all' first
@@ -22,7 +22,7 @@ CREATE OR REPLACE MACRO pair_counts(a, b) AS {
 };
 CREATE OR REPLACE MACRO layers_pairs(arm_a, arm_b) AS TABLE
   SELECT a.template, a.browser AS browser_a, b.browser AS browser_b, a.policy AS policy_a, b.policy AS policy_b,
-    a.prompt AS prompt_a, b.prompt AS prompt_b, a.agent_name, a.agent_sha256, a.vts AS vts_a, b.vts AS vts_b
+    a.prompt AS prompt_a, b.prompt AS prompt_b, a.model AS model_a, b.model AS model_b, a.agent_name, a.agent_sha256, a.vts AS vts_a, b.vts AS vts_b
   FROM layers_rows AS a JOIN layers_rows AS b ON a.condition_id = b.condition_id
   WHERE a.arm = arm_a AND b.arm = arm_b;
 CREATE OR REPLACE MACRO verdict_pairs(verdicts) AS TABLE

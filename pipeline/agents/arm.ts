@@ -2,7 +2,8 @@
 // condition, one trace each, in a fresh browser of its own (agent-trace.ts).
 //
 //   AGENT + AGENT_FILES ─▶ identity (identity.ts) ─▶ a registered run needs the frozen
-//   prereg/agent-<name>.md that names exactly it ─▶ units: the 288 conditions ─▶ per condition:
+//   prereg/agent-<name>.md that names exactly it ─▶ units: the 288 conditions, or the prereg's slice
+//   ("- Slice (condition ids)" and a fenced block of ids) ─▶ per condition:
 //   runAgentTrace(processAgent) ─▶ a row of arm `agent` with its `agent` and its `claim`
 //
 // One run per agent and browser: data/raw/layers/agent/layers-agent-<name>-<browser>-<time>.jsonl;
@@ -20,7 +21,7 @@ import { readLayersTasks } from '../layers/read-tasks.ts';
 import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { runAgentTrace } from './agent-trace.ts';
 import { processAgent, DEFAULT_AGENT_TIMEOUT_MS } from './process-agent.ts';
-import { registeredAgent, type AgentIdentity } from './identity.ts';
+import { registeredAgent, registeredIdentity, type AgentIdentity } from './identity.ts';
 
 /** the agent's name as it may appear in a run id */
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
@@ -33,15 +34,26 @@ export function agentPlan(options: {
   tasks?: LayersTask[];
 }): RunPlan<LayersTask, LayersRow, FixtureServer> {
   const { identity, browser } = options;
-  // a registered run is the one its frozen prereg names (the gate has already checked the freeze)
-  if (!options.smoke) registeredAgent(identity);
+  // a registered run is the one its frozen prereg names (the gate has already checked the freeze),
+  // on the conditions it names: all 288, or its slice
+  const prereg = options.smoke ? null : registeredAgent(identity);
+  const slice = prereg ? registeredIdentity(prereg).slice : null;
+  const tasks = options.tasks ?? readLayersTasks();
+  let units = tasks;
+  if (slice) {
+    const byId = new Map(tasks.map((t) => [t.condition_id, t]));
+    const missing = slice.filter((id) => !byId.has(id));
+    if (missing.length) throw new UsageError(`${prereg!.file}: its slice names conditions that are not in data/tasks/layers.jsonl: ${missing.join(', ')}`);
+    if (new Set(slice).size !== slice.length) throw new UsageError(`${prereg!.file}: its slice names a condition twice`);
+    units = slice.map((id) => byId.get(id)!);
+  }
   const timeoutMs = options.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   return {
     study: 'layers',
     arm: 'agent',
     browser,
     runPrefix: `layers-agent-${slug(identity.name)}-${browser}`,
-    units: options.tasks ?? readLayersTasks(),
+    units,
     conditionOf: (task) => task.condition_id,
     unitKey: (task) => task.condition_id,
     rowKey: (row) => row.condition_id,

@@ -47,14 +47,32 @@ function blockAfter(text: string, label: string): string | null {
   return m ? m[1]!.split('\n').map((l) => l.trim()).join('\n').trim() : null;
 }
 
-/** What a prereg of arm `agent` registers: its command and files (from its "- Command" and "- Files" blocks). */
-export function registeredIdentity(prereg: Prereg): { command: string | null; files: string[]; sha256: string | null } {
+/** The label of a prereg's slice: a fenced block of condition ids right below it (none: all 288). */
+export const SLICE_LABEL = '- Slice (condition ids)';
+
+/** The condition ids of the fenced block that directly follows the line starting with SLICE_LABEL; null without one. */
+function sliceOf(text: string, file: string): string[] | null {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.trim().startsWith(SLICE_LABEL));
+  if (at < 0) return null;
+  let i = at + 1;
+  while (i < lines.length && lines[i]!.trim() === '') i++;
+  if (!lines[i]?.trim().startsWith('```')) throw new UsageError(`${file}: "${SLICE_LABEL}" must be followed by a fenced block of condition ids`);
+  const ids: string[] = [];
+  for (i++; i < lines.length && !lines[i]!.trim().startsWith('```'); i++) ids.push(...lines[i]!.split(/\s+/).filter(Boolean));
+  if (!ids.length) throw new UsageError(`${file}: the slice names no condition`);
+  return ids;
+}
+
+/** What a prereg of arm `agent` registers: its command and files (from its "- Command" and "- Files" blocks), and its slice if it has one. */
+export function registeredIdentity(prereg: Prereg): { command: string | null; files: string[]; sha256: string | null; slice: string[] | null } {
   const text = fs.readFileSync(path.join(paths.root(), prereg.file), 'utf8');
   const hash = blockAfter(text, '- SHA-256');
   return {
     command: blockAfter(text, '- Command'),
     files: splitFiles(blockAfter(text, '- Files') ?? '').map((f) => path.normalize(f)).sort(),
     sha256: hash && /^[0-9a-f]{64}$/.test(hash) ? hash : null, // "none" when no file is given
+    slice: sliceOf(text, prereg.file),
   };
 }
 

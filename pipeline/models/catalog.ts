@@ -23,10 +23,16 @@ export interface ModelEntry {
   quantization: string;
   /** tokens of context the server allocates (prompt + answer) */
   contextSize: number;
+  /** the most tokens an answer may have when a request sets none (the pilot's client sets none) */
+  maxTokens: number;
   seed: number;
 }
 
 export const SEED = 20261201;
+/** the answer limit of both models: a plan of the pilot's longest useful shape fits well inside it (prereg/layers-pilot-amendment-1.md) */
+export const MAX_TOKENS = 2048;
+/** CPU threads the server gives the model (greedy decoding's arithmetic may depend on it) */
+export const THREADS = 2;
 
 export const models: readonly ModelEntry[] = [
   {
@@ -41,6 +47,7 @@ export const models: readonly ModelEntry[] = [
     },
     quantization: 'Q4_1',
     contextSize: 4096,
+    maxTokens: MAX_TOKENS,
     seed: SEED,
   },
   {
@@ -61,6 +68,7 @@ export const models: readonly ModelEntry[] = [
     },
     quantization: 'Q4_K_M',
     contextSize: 4096,
+    maxTokens: MAX_TOKENS,
     seed: SEED,
   },
 ];

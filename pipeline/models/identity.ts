@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { RStackError } from '../../core/errors.ts';
 import { paths, rel } from '../../core/paths.ts';
 import { validate } from '../../core/validate.ts';
-import type { ModelEntry } from './catalog.ts';
+import { THREADS, type ModelEntry } from './catalog.ts';
 
 import type { ModelIdentity } from '../../core/contracts.ts';
 
@@ -23,7 +23,8 @@ export function runtimeVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export function identityOf(m: ModelEntry): ModelIdentity {
+/** The identity of `m` served with these settings (by default the catalogue's: what make model-server serves). */
+export function identityOf(m: ModelEntry, settings: { maxTokens?: number; threads?: number } = {}): ModelIdentity {
   return {
     schema: 'model-identity/1',
     name: m.name,
@@ -32,6 +33,8 @@ export function identityOf(m: ModelEntry): ModelIdentity {
     gguf: { file: m.gguf.file, sha256: m.gguf.sha256, bytes: m.gguf.bytes },
     quantization: m.quantization,
     context_size: m.contextSize,
+    max_tokens: settings.maxTokens ?? m.maxTokens,
+    threads: settings.threads ?? THREADS,
     seed: m.seed,
     temperature: 0,
     runtime: { name: 'node-llama-cpp', version: runtimeVersion() },

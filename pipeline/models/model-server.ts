@@ -13,7 +13,7 @@ import { main, intOption } from '../../core/cli.ts';
 import { RStackError } from '../../core/errors.ts';
 import { log } from '../../core/log.ts';
 import { codeRoot, paths, rel } from '../../core/paths.ts';
-import { DEFAULT_MODEL, models } from './catalog.ts';
+import { DEFAULT_MODEL, MAX_TOKENS, models } from './catalog.ts';
 import { ensureModel, requireModel } from './install.ts';
 import { identityOf, recordIdentity } from './identity.ts';
 import { HOST } from './serve.ts';
@@ -62,7 +62,7 @@ async function start(name: string, port: number, waitSeconds: number, maxTokens:
   }
   fs.rmSync(stateFile(), { force: true });
   await ensureModel(entry);
-  const recorded = recordIdentity(identityOf(entry));
+  const recorded = recordIdentity(identityOf(entry, { maxTokens }));
   log({ kind: 'info', message: recorded.written ? `model ${name}: identity written to ${rel(recorded.file)}; freeze it before its first plan: make freeze REASON="model ${name}"` : `model ${name}: identity as recorded in ${rel(recorded.file)}` });
   fs.mkdirSync(paths.modelServerState(), { recursive: true });
   const logFile = path.join(paths.modelServerState(), `${name}.log`);
@@ -114,10 +114,10 @@ await main({
     port: { type: 'string', default: '8480', help: 'the port on 127.0.0.1 (0: any free one)' },
     stop: { type: 'boolean', default: false, help: 'stop the server this started (by its pid file) instead' },
     wait: { type: 'string', default: '600', help: 'seconds to wait for the model to be loaded' },
-    'max-tokens': { type: 'string', default: '1024', help: 'the most tokens an answer may have when a request sets no max_tokens' },
+    'max-tokens': { type: 'string', help: `the most tokens an answer may have when a request sets no max_tokens (default: the catalogue's, ${MAX_TOKENS}); recorded in the identity` },
   },
   async run(values) {
     if (values.stop) return stop();
-    return start(values.model!, intOption(values.port, 'port', 8480, 0), intOption(values.wait, 'wait', 600), intOption(values['max-tokens'], 'max-tokens', 1024));
+    return start(values.model!, intOption(values.port, 'port', 8480, 0), intOption(values.wait, 'wait', 600), intOption(values['max-tokens'], 'max-tokens', requireModel(values.model!).maxTokens));
   },
 });

@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { getLlama, LlamaChat, LlamaLogLevel, type ChatHistoryItem, type Llama, type LlamaGrammar, type LlamaModel, type LlamaContextSequence } from 'node-llama-cpp';
 import { main, intOption } from '../../core/cli.ts';
 import { sha256 } from '../../core/hash.ts';
-import { DEFAULT_MODEL, type ModelEntry } from './catalog.ts';
+import { DEFAULT_MODEL, MAX_TOKENS, THREADS, type ModelEntry } from './catalog.ts';
 import { ensureModel, requireModel } from './install.ts';
 import { identityOf, type ModelIdentity } from './identity.ts';
 import { SchemaNotSupported, toGrammarSchema } from './json-schema.ts';
@@ -127,7 +127,7 @@ function parseRequest(text: string, served: string): ChatRequest {
 
 export async function serve(options: ServeOptions): Promise<{ server: http.Server; port: number; loaded: Promise<void>; close: () => Promise<void> }> {
   const { model: entry } = options;
-  const identity: ModelIdentity = identityOf(entry);
+  const identity: ModelIdentity = identityOf(entry, { maxTokens: options.maxTokens, threads: options.threads });
   const fingerprint = `node-llama-cpp-${identity.runtime.version}-${entry.gguf.sha256.slice(0, 12)}-seed${entry.seed}`;
   let phase: Phase = { status: 'loading' };
   const queue = new SerialQueue(options.maxWaiting);
@@ -301,8 +301,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'state-file': { type: 'string', help: 'write {pid, port, model, base_url} here once listening; removed on exit' },
       'log-file': { type: 'string', help: 'append what the server prints (its requests, the runtime\'s messages) to this file instead of stdout and stderr (make model-server runs it detached, with no stdio)' },
       'max-waiting': { type: 'string', default: '8', help: 'requests that may wait while one is answered; more get HTTP 503' },
-      'max-tokens': { type: 'string', default: '1024', help: 'the most tokens an answer may have when a request sets no max_tokens' },
-      threads: { type: 'string', default: '2', help: 'CPU threads for the model' },
+      'max-tokens': { type: 'string', help: `the most tokens an answer may have when a request sets no max_tokens (default: the catalogue's, ${MAX_TOKENS}); part of the identity` },
+      threads: { type: 'string', help: `CPU threads for the model (default ${THREADS}); part of the identity` },
       'load-after-ms': { type: 'string', default: '0', help: 'start loading this long after listening (for tests of requests made while loading)' },
     },
     async run(values) {
@@ -310,8 +310,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const model = requireModel(values.model!);
       const running = await serve({
         model, port: intOption(values.port, 'port', 8480, 0), stateFile: values['state-file'] ? path.resolve(values['state-file']) : undefined,
-        maxWaiting: intOption(values['max-waiting'], 'max-waiting', 8, 0), maxTokens: intOption(values['max-tokens'], 'max-tokens', 1024),
-        threads: intOption(values.threads, 'threads', 2), loadAfterMs: intOption(values['load-after-ms'], 'load-after-ms', 0, 0),
+        maxWaiting: intOption(values['max-waiting'], 'max-waiting', 8, 0), maxTokens: intOption(values['max-tokens'], 'max-tokens', model.maxTokens),
+        threads: intOption(values.threads, 'threads', THREADS), loadAfterMs: intOption(values['load-after-ms'], 'load-after-ms', 0, 0),
       });
       // a generation in flight may hold the model for minutes: the state file goes at once, the process within 3 s
       const stop = () => {

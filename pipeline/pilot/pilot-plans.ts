@@ -33,6 +33,7 @@ await main({
   options: {
     run: { type: 'string', help: 'the plan file\'s name, data/plans/NAME.jsonl (default: PILOT_MODEL, made file-safe); rerun it to ask for missing plans. PILOT_TIMEOUT_MS bounds one request (default 600000)' },
     only: { type: 'string', help: 'ask only for the sampled conditions whose id matches this regular expression (a smoke test; the file then lacks the others)' },
+    prompt: { type: 'string', help: `ask only with this prompt (${promptNames.join(' or ')}; a smoke test; the file then lacks the other's plans)` },
   },
   async run(values) {
     const config = plannerConfig();
@@ -49,9 +50,11 @@ await main({
     const only = values.only ? new RegExp(values.only) : null;
     const sample = readPilotSample(readLayersTasks()).filter((s) => !only || only.test(s.task.condition_id));
     if (!sample.length) throw new UsageError(`--only ${values.only} matches none of the sampled conditions`);
+    if (values.prompt !== undefined && !(promptNames as readonly string[]).includes(values.prompt)) throw new UsageError(`--prompt must be ${promptNames.join(' or ')}, not ${JSON.stringify(values.prompt)}`);
+    const asked = promptNames.filter((p) => values.prompt === undefined || p === values.prompt);
     const done = new Set(existing.map((l) => l.plan_id));
-    const todo = sample.flatMap((s) => promptNames.filter((p) => !done.has(planId(run, s.task.condition_id, p))).map((p) => ({ ...s, prompt: p })));
-    const total = sample.length * promptNames.length;
+    const todo = sample.flatMap((s) => asked.filter((p) => !done.has(planId(run, s.task.condition_id, p))).map((p) => ({ ...s, prompt: p })));
+    const total = sample.length * asked.length;
     const endpoint = publicEndpoint(config.baseUrl);
     log({ kind: 'info', message: `pilot-plans: run ${run}, model ${config.model} at ${endpoint}: ${todo.length} of ${total} plans to ask for${done.size ? ` (${done.size} already in ${rel(file)})` : ''}` });
     log({ kind: 'info', message: modelIdentity ? `pilot-plans: model identity ${modelIdentity.file} (GGUF sha256 ${modelIdentity.identity.gguf.sha256.slice(0, 12)}…, ${modelIdentity.identity.runtime.name} ${modelIdentity.identity.runtime.version}), frozen` : 'pilot-plans: the endpoint reports no model identity; the plans record the model only as the server names it' });
@@ -90,10 +93,10 @@ await main({
         await server.close();
       }
     }
-    const have = sample.flatMap((s) => promptNames.map((p) => planId(run, s.task.condition_id, p))).filter((id) => done.has(id)).length + written;
+    const have = sample.flatMap((s) => asked.map((p) => planId(run, s.task.condition_id, p))).filter((id) => done.has(id)).length + written;
     const full = readPilotSample(readLayersTasks()).length * promptNames.length;
     process.stdout.write(
-      `pilot-plans ${run}: ${have} of ${total} plans in ${rel(file)} (${written} new), ${excluded} answers excluded${only ? ` (--only: ${total} of the ${full} plans asked for)` : ''}\n` +
+      `pilot-plans ${run}: ${have} of ${total} plans in ${rel(file)} (${written} new), ${excluded} answers excluded${only || values.prompt ? ` (--only/--prompt: ${total} of the ${full} plans asked for)` : ''}\n` +
         (have === total
           ? `next: freeze the plans before any is executed: make freeze REASON="pilot plans ${run}", then make run-pilot PLANS=${rel(file)}\n`
           : `${total - have} plans missing: run make pilot-plans ARGS="--run ${run}" again to ask for them\n`),

@@ -2,7 +2,8 @@
 // The set-up that make test, make reproduce's Arm B step, a rerun's Arm B and .ci/run share:
 //
 //   --examples ─▶ the example agents' own dependencies (examples/agents/puppeteer: npm ci;
-//                 examples/agents/python: a venv with requirements.txt), each only when missing or stale
+//                 examples/agents/python and examples/agents/browser-use: a venv each with its
+//                 requirements.txt), each only when missing or stale
 //   --sites    ─▶ Debian's WordPress packages if missing (fixtures/wordpress/install.ts), then each
 //                 site started unless it runs already (fixtures/sites.ts)
 //   COMMAND    ─▶ run with the sites' origins in its environment; its exit code becomes ours
@@ -22,8 +23,8 @@ import { parseSiteNames, withSites } from '../../fixtures/sites.ts';
 import { installDebianPackages } from '../../fixtures/wordpress/install.ts';
 
 const puppeteer = path.join(codeRoot, 'examples', 'agents', 'puppeteer');
-const python = path.join(codeRoot, 'examples', 'agents', 'python');
-const venv = path.join(python, '.venv');
+/** the Python examples, each a venv of its own: Playwright for Python; browser-use (PyPI) */
+const pythonAgents = ['python', 'browser-use'].map((name) => path.join(codeRoot, 'examples', 'agents', name));
 
 const newer = (a: string, b: string) => fs.existsSync(b) && fs.statSync(a).mtimeMs > fs.statSync(b).mtimeMs;
 const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -33,7 +34,22 @@ async function sh(what: string, command: () => Promise<unknown>): Promise<void> 
   try { await command(); } catch (error) { throw commandFailed(error, what); }
 }
 
-/** The example outside agents' dependencies: puppeteer-core from npm, Playwright for Python from PyPI (no browser download). */
+/** A venv in dir/.venv with dir/requirements.txt, made again only when the requirements changed. */
+async function ensureVenv(dir: string): Promise<void> {
+  const q = $({ quiet: true });
+  const venv = path.join(dir, '.venv');
+  const requirements = path.join(dir, 'requirements.txt');
+  const installed = path.join(venv, '.requirements.sha256');
+  if (fs.existsSync(path.join(venv, 'bin', 'python')) && fs.existsSync(installed) && fs.readFileSync(installed, 'utf8').trim() === sha256(requirements)) return;
+  // Debian's python3 makes no venv without python3-venv
+  if ((await $({ quiet: true, nothrow: true })`python3 -c 'import ensurepip'`).exitCode !== 0) await installDebianPackages(['python3-venv'], 'with-sites');
+  log({ kind: 'info', message: `with-sites: a venv for ${path.relative(codeRoot, dir)} with ${path.relative(codeRoot, requirements)}` });
+  await sh(`python3 -m venv ${venv}`, () => q`python3 -m venv ${venv}`);
+  await sh(`${venv}/bin/pip install -r ${requirements}`, () => q`${path.join(venv, 'bin', 'pip')} install -q --disable-pip-version-check -r ${requirements}`);
+  fs.writeFileSync(installed, `${sha256(requirements)}\n`);
+}
+
+/** The example outside agents' dependencies: puppeteer-core from npm; Playwright for Python and browser-use from PyPI (no browser download). */
 export async function installExampleAgents(): Promise<void> {
   const q = $({ quiet: true });
   const stamp = path.join(puppeteer, 'node_modules', '.package-lock.json');
@@ -41,15 +57,7 @@ export async function installExampleAgents(): Promise<void> {
     log({ kind: 'info', message: 'with-sites: npm ci in examples/agents/puppeteer' });
     await sh(`npm ci --prefix ${puppeteer}`, () => q`npm ci --prefix ${puppeteer} --no-audit --no-fund --loglevel=error`);
   }
-  const requirements = path.join(python, 'requirements.txt');
-  const installed = path.join(venv, '.requirements.sha256');
-  if (fs.existsSync(path.join(venv, 'bin', 'python')) && fs.existsSync(installed) && fs.readFileSync(installed, 'utf8').trim() === sha256(requirements)) return;
-  // Debian's python3 makes no venv without python3-venv
-  if ((await $({ quiet: true, nothrow: true })`python3 -c 'import ensurepip'`).exitCode !== 0) await installDebianPackages(['python3-venv'], 'with-sites');
-  log({ kind: 'info', message: `with-sites: a venv for examples/agents/python with ${path.relative(codeRoot, requirements)}` });
-  await sh(`python3 -m venv ${venv}`, () => q`python3 -m venv ${venv}`);
-  await sh(`${venv}/bin/pip install -r ${requirements}`, () => q`${path.join(venv, 'bin', 'pip')} install -q --disable-pip-version-check -r ${requirements}`);
-  fs.writeFileSync(installed, `${sha256(requirements)}\n`);
+  for (const dir of pythonAgents) await ensureVenv(dir);
 }
 
 const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -78,7 +86,7 @@ await main({
   summary: 'install what the tests need and start Arm B\'s WordPress sites, run a command while they are up, then stop what was started here (a site you had started stays up)',
   usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] -- COMMAND [ARGS…]',
   options: {
-    examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python)' },
+    examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python, examples/agents/browser-use)' },
     sites: { type: 'string', default: '', help: 'the sites to have up: wordpress (127.0.0.1:8471), wordpress-editor (127.0.0.1:8472), comma-separated' },
   },
   async run(values, positionals) {

