@@ -26,8 +26,12 @@ function groupBy<T, const K extends readonly Key[]>(items: T[], key: (item: T) =
 }
 
 const count = <T>(items: T[], pred: (item: T) => boolean) => items.reduce((s, x) => s + (pred(x) ? 1 : 0), 0);
-/** FC = AS and not VTS; for a row that records an agent's claim (arms agent, pilot): claimed done and not VTS. */
-const fc = (r: LayersRow) => ('claim' in r ? r.claim?.done === true : r.apparent_success) && !r.vts;
+/**
+ * FC = AS and not VTS (prereg/layers.md; the pilot's prereg keeps it for its plans, whose claim is
+ * recorded beside it); for an outside agent's row (arm agent): claimed done and not VTS.
+ */
+const claimRule = (r: LayersRow) => r.arm === 'agent';
+const fc = (r: LayersRow) => (claimRule(r) ? r.claim?.done === true : r.apparent_success) && !r.vts;
 
 function outcomeCounts(rows: LayersRow[]) {
   return {
@@ -374,7 +378,7 @@ export function rowProblems(input: RecountInput, rel: (file: string) => string):
   }
   for (const l of input.layers) {
     if (l.row.false_completion !== fc(l.row)) {
-      problems.push('claim' in l.row
+      problems.push(claimRule(l.row)
         ? `${where(l)}: false_completion is ${l.row.false_completion} but the claim is ${JSON.stringify(l.row.claim)} and vts is ${l.row.vts} (FC = claimed done and not VTS)`
         : `${where(l)}: false_completion is ${l.row.false_completion} but apparent_success is ${l.row.apparent_success} and vts is ${l.row.vts} (FC = AS and not VTS)`);
     }

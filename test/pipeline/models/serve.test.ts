@@ -36,7 +36,10 @@ test('the model server: loading, bad requests, a queue, the pilot\'s client, and
     assert.equal(body.data.length, 1);
     assert.equal(body.data[0]!.id, testModel().name);
     assert.equal(body.data[0]!.ready, true);
-    assert.deepEqual(body.data[0]!.identity, identityOf(testModel()));
+    // the identity it reports is the one it serves: here with an answer limit of 16 (--max-tokens)
+    assert.deepEqual(body.data[0]!.identity, identityOf(testModel(), { maxTokens: 16 }));
+    assert.equal((body.data[0]!.identity as { max_tokens: number }).max_tokens, 16);
+    assert.notDeepEqual(body.data[0]!.identity, identityOf(testModel()), 'another answer limit is another identity');
   });
 
   await t.test('malformed JSON, bad fields, unknown routes: clear 4xx errors', async () => {
