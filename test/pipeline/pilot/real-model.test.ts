@@ -23,13 +23,19 @@ const run = (tree: Tree, script: string, args: string[], env: Record<string, str
 test('a real model\'s plan: endpoint → pilot-plans → freeze → interpreter → a smoke row', { timeout: 60 * 60_000 }, async (t) => {
   await installTestModel();
   const tree = makeTree({ tasks: true });
-  t.after(tree.cleanup);
+  // one hook, stop then remove: node runs t.after hooks first-registered first, and a tree removed
+  // before the stop takes the server's state file with it, leaving the server running
+  let started: Awaited<ReturnType<typeof run>> | undefined;
+  t.after(async () => {
+    const stopped = started?.exitCode === 0 ? await run(tree, 'models/model-server.ts', ['--stop']) : undefined;
+    tree.cleanup();
+    if (stopped) assert.match(stopped.stdout, /\(pid \d+\) stopped/, `the test's model server was not stopped: ${stopped.stdout}${stopped.stderr}`);
+  });
   for (const f of ['prereg/layers-pilot.md', 'data/tasks/pilot-sample.jsonl']) tree.write(f, fs.readFileSync(path.join(codeRoot, f), 'utf8'));
   const name = testModel().name;
   assert.equal((await run(tree, 'steps/freeze.ts', ['--reason', 'pilot prereg and sample'])).exitCode, 0);
 
-  const started = await run(tree, 'models/model-server.ts', ['--model', name, '--port', '0']);
-  t.after(async () => { await run(tree, 'models/model-server.ts', ['--stop']); });
+  started = await run(tree, 'models/model-server.ts', ['--model', name, '--port', '0']);
   assert.equal(started.exitCode, 0, started.stderr);
   const base = /PILOT_BASE_URL=(\S+)/.exec(started.stdout)![1]!;
   assert.match(base, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
