@@ -8,7 +8,8 @@
 //   6. compare   compare.ts, every row and count                   → problems naming table, row, column
 //   7. verdicts  verdicts.ts: recompute each evidence verdict from its events → a table + problems
 //   7b. others   production-exploratory.ts (arm-b's exploratory rules on the negatives); verifier-replay.ts (the
-//                verifier's contract replayed on the controlled arm and Arm A); deviations.ts (from the record:
+//                verifier's contract replayed on the controlled arm and Arm A); pilot-excluded.ts (the pilot's
+//                answers that gave no plan, from data/plans and data/excluded/pilot); deviations.ts (from the record:
 //                ledger, preregs, data/excluded, data/runs.jsonl)            → tables
 //   8. write     out/<table>.json and .csv, with Wilson intervals and McNemar p → files
 //
@@ -27,6 +28,7 @@ import { tableFile, toCatalog, toCsv, toJson } from './output.ts';
 import { productionExploratory } from './production-exploratory.ts';
 import { deviations } from './deviations.ts';
 import { verifierReplay } from './verifier-replay.ts';
+import { pilotExcluded } from './pilot-excluded.ts';
 
 export interface ReanalyzeOptions {
   /** where the raw trace rows are (default data/raw) */
@@ -94,6 +96,7 @@ export async function reanalyze(options: ReanalyzeOptions = {}): Promise<Reanaly
     evidence_verdict_check: verdicts.rows,
     evidence_production_exploratory: productionExploratory(input.evidence),
     evidence_verifier_replay: verifierReplay(input.evidence),
+    layers_pilot_excluded: pilotExcluded(),
     ...deviations(),
   };
   for (const def of tables) {

@@ -28,9 +28,10 @@ function groupBy<T, const K extends readonly Key[]>(items: T[], key: (item: T) =
 const count = <T>(items: T[], pred: (item: T) => boolean) => items.reduce((s, x) => s + (pred(x) ? 1 : 0), 0);
 /**
  * FC = AS and not VTS (prereg/layers.md; the pilot's prereg keeps it for its plans, whose claim is
- * recorded beside it); for an outside agent's row (arm agent): claimed done and not VTS.
+ * recorded beside it); for an outside agent's row (arm agent) and a policy wrapped by the verifier
+ * (arm verified, prereg/layers-verified.md): claimed done and not VTS.
  */
-const claimRule = (r: LayersRow) => r.arm === 'agent';
+const claimRule = (r: LayersRow) => r.arm === 'agent' || r.arm === 'verified';
 const fc = (r: LayersRow) => (claimRule(r) ? r.claim?.done === true : r.apparent_success) && !r.vts;
 
 function outcomeCounts(rows: LayersRow[]) {
@@ -223,6 +224,34 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       return { browser, agent, agent_sha256, policy, pairs: p.pairs, both_n: p.both_n, agent_only_n: p.a_only_n, policy_only_n: p.b_only_n, neither_n: p.neither_n };
     },
   );
+
+  // the verified arm beside the plain policies it wraps, in the browsers it ran in
+  const verified = layers.filter((r) => r.arm === 'verified');
+  const verifiedBrowsers = new Set(verified.map((r) => r.browser.name));
+  const wrapped = [...verified, ...main.filter((r) => verifiedBrowsers.has(r.browser.name) && (r.policy === 'selector-only' || r.policy === 'semantic-recovery'))];
+  out.layers_verified = [
+    ...groupBy(wrapped, (r) => [r.browser.name, r.arm, r.policy, 'all']),
+    ...groupBy(wrapped, (r) => [r.browser.name, r.arm, r.policy, r.layer]),
+  ].map(({ key: [browser, arm, policy, layer], items }) => {
+    const reported = items.flatMap((r) => (typeof r.actions === 'number' ? [r.actions] : []));
+    return {
+      browser, arm, policy, layer,
+      n: items.length,
+      claimed_n: count(items, (r) => (r.arm === 'verified' ? claimedDone(r) : r.apparent_success)),
+      as_n: count(items, (r) => r.apparent_success),
+      vts_n: count(items, (r) => r.vts),
+      fc_n: count(items, fc),
+      error_n: count(items, (r) => typeof r.error === 'string'),
+      mean_actions: mean(reported),
+      mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+    };
+  });
+  const wrappedPairs = verified.flatMap((v) => main.filter((m) => m.browser.name === v.browser.name && m.condition_id === v.condition_id && v.policy === `verified-${m.policy}`).map((m) => [v, m] as const));
+  out.layers_verified_paired = (['vts', 'fc'] as const).flatMap((outcome) =>
+    groupBy(wrappedPairs, ([v, m]) => [v.browser.name, v.policy, m.policy]).map(({ key: [browser, policy_a, policy_b], items }) => ({
+      browser, outcome, policy_a, policy_b,
+      ...pairCounts(items.map(([v, m]) => (outcome === 'vts' ? { a: v.vts, b: m.vts } : { a: fc(v), b: fc(m) }))),
+    })));
 
   out.layers_timing = groupBy(layers, (r) => [r.arm, r.browser.name, r.policy, r.layer])
     .filter(({ items }) => items.some((r) => r.timing_sensitive === true))

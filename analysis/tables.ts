@@ -102,6 +102,16 @@ export const tables: TableDef[] = [
   }),
   pairedTable('layers_pilot_paired', ['browser', 'model', 'prompt_a', 'prompt_b'],
     'Table V (paired). The same pilot conditions under both prompts (arm pilot)'),
+  {
+    name: 'layers_pilot_excluded',
+    title: 'Table V (excluded answers). Pilot answers that gave no plan, per model and prompt: not JSON, not a valid plan, or another failure (a re-ask is an answer of its own)',
+    query: 'analysis/pilot-excluded.ts',
+    source: 'record',
+    keys: ['model', 'prompt'],
+    counts: ['conditions_n', 'plans_n', 'excluded_conditions_n', 'excluded_answers_n', 'not_json_n', 'not_plan_n', 'other_n', 'at_answer_limit_n'],
+    measures: [],
+    rates: [{ name: 'excluded', k: 'excluded_conditions_n', n: 'conditions_n' }],
+  },
   pairedTable('layers_engines', ['policy', 'browser_a', 'browser_b'],
     'Cross-engine replication of the layers study: Chromium versus Firefox (arm main)'),
   sqlTable({
@@ -132,6 +142,21 @@ export const tables: TableDef[] = [
     keys: ['browser', 'agent', 'agent_sha256', 'policy'],
     counts: ['pairs', 'both_n', 'agent_only_n', 'policy_only_n', 'neither_n'],
     mcnemar: { b: 'agent_only_n', c: 'policy_only_n' },
+  }),
+  sqlTable({
+    name: 'layers_verified',
+    title: 'The verifier in the layers study: the selector-only and semantic-recovery policies wrapped by it (arm verified) beside the plain policies (arm main), per fault layer; claimed done: a plain policy\'s apparent success, a wrapped policy\'s closed save',
+    keys: ['browser', 'arm', 'policy', 'layer'],
+    counts: ['n', 'claimed_n', 'as_n', 'vts_n', 'fc_n', 'error_n'],
+    measures: ['mean_actions', 'mean_latency_ms'],
+    rates: [{ name: 'claimed', k: 'claimed_n', n: 'n' }, ...asVtsFc()],
+  }),
+  sqlTable({
+    name: 'layers_verified_paired',
+    title: 'Each wrapped policy against the plain policy it wraps on the same conditions: VTS and false completion (arm verified paired with arm main)',
+    keys: ['browser', 'outcome', 'policy_a', 'policy_b'],
+    counts: ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'],
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
   }),
   sqlTable({
     name: 'evidence_confusion',
