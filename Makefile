@@ -18,6 +18,8 @@ ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
 # registered run; the registered record stays untouched (pipeline/steps/reproduce-redo.ts)
 REDO ?= 0
+# test files run at once by make test (Node's --test-concurrency); 1: one after another
+TEST_CONCURRENCY ?= 1
 # a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own defaults (pipeline/browser/speed.ts)
 # SHARD=i/n SCRATCH=DIR: one machine's shard of the rerun; the n shards' folders brought together, a rerun
 # without SHARD merges each arm and compares the whole
@@ -44,7 +46,7 @@ typecheck: setup
 # the tests' own set-up (rstackbench with-sites, pipeline/steps/with-sites.ts): the example agents' dependencies, Debian's
 # WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up)
 test: setup typecheck ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
-	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor -- $(TSX) --test --test-reporter=spec $$(find test -name '*.test.ts' | sort)
+	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor -- $(TSX) --test --test-concurrency=$(TEST_CONCURRENCY) --test-reporter=spec $$(find test -name '*.test.ts' | sort)
 
 test-real-plan: setup ## only the real-model test of make test: one real plan with the smallest local model, endpoint → plan → freeze → interpreter → a smoke row
 	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.test.ts
@@ -73,7 +75,7 @@ export AGENT AGENT_FILES
 run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (docs/score-your-agent.md)
 	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
-run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (ARGS=--smoke until its prereg is frozen); BROWSER=firefox
+run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (prereg/layers-verified.md; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox

@@ -117,7 +117,7 @@ export const messages = {
   generatedDiffers: (file: string) =>
     `${file} differs from what the generator writes. It may be frozen: record why in an amendment, rerun with --force, then ${messages.refreeze}`,
   evidenceNoTasks: (file: string) => `no tasks at ${file}: make tasks-evidence first, then make freeze`,
-  verifiedArmUnregistered: () => 'the verified arm has no frozen preregistration yet: run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (issue 24, item 4)',
+  verifiedArmUnregistered: () => 'the verified arm has no preregistration in prereg/ (study layers, arm verified): run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (make freeze)',
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
   evidenceGatesFailedRegistered: (ids: string[]) => `instrumentation gates failed in this registered run: ${ids.join(', ')}. The rows stay registered and the failures are reported with them (the prereg: investigate before any analysis); see the gate lines above.`,
   evidenceNoPair: (dir: string) => `no Chromium controlled run in ${dir} to pair with; pass --paired-with FILE or run make run-controlled first`,

@@ -6,6 +6,8 @@
 //   model ─▶ serve.ts (its own process, 127.0.0.1, a free port) ─▶ ready
 //         ─▶ per variant (json_schema | none), per request: POST /v1/chat/completions ─▶ timings, usage, valid plan?
 //         ─▶ prompt and generated tokens/s (medians), plans per minute, the server's peak RSS
+//         ─▶ --browser-use n: the browser-use example on n baseline conditions against the same
+//            server: per condition the wall time and browser-use's steps
 // Reads: prereg/layers-pilot.md, data/tasks/. Writes nothing but what the caller writes.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +24,11 @@ import { timeZeroObservation } from '../pilot/observation.ts';
 import { planProblems, planSchema } from '../pilot/plan.ts';
 import { ensureModel, requireModel } from '../models/install.ts';
 import { treeRss } from './memory.ts';
+import { UsageError } from '../../core/errors.ts';
+import type { LayersTask } from '../../core/layers.ts';
+import { processAgent } from '../agents/process-agent.ts';
+import { runAgentTrace } from '../agents/agent-trace.ts';
+import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 
 interface Timings { prompt_ms: number; generation_ms: number; prompt_per_second: number | null; generated_per_second: number | null }
 interface Answer { choices: { message: { content: string }; finish_reason: string }[]; usage: { prompt_tokens: number; completion_tokens: number }; timings: Timings }
@@ -32,7 +39,54 @@ const median = (xs: number[]) => {
 };
 const round = (x: number | null, d = 1) => (x === null ? null : Math.round(x * 10 ** d) / 10 ** d);
 
-export async function runModelBench(options: { models: string[]; requests: number }) {
+/** The browser-use example as make run-agent runs it (examples/agents/browser-use, its venv made by make test or with-sites --examples). */
+export const BROWSER_USE_COMMAND = 'examples/agents/browser-use/.venv/bin/python examples/agents/browser-use/agent.py';
+
+/**
+ * Per condition: the browser-use example against the bench's model server, in Chromium, scored as
+ * the agent arm scores it (pipeline/agents/agent-trace.ts), nothing written but its stderr to a
+ * temp folder: wall time, browser-use's steps (its own count, from its stderr), the actions it
+ * reports, its claim and the server's verdict.
+ */
+async function browserUseConditions(model: string, port: number, count: number) {
+  if (!fs.existsSync(path.join(codeRoot, 'examples/agents/browser-use/.venv/bin/python'))) {
+    throw new UsageError('--browser-use: examples/agents/browser-use has no venv; make it with: npx rstackbench with-sites --examples -- true');
+  }
+  const tasks = readLayersTasks();
+  const templates = [...new Set(tasks.map((t) => t.template))];
+  const chosen = Array.from({ length: count }, (_, i) => tasks.filter((t) => t.template === templates[i % templates.length] && t.layer === 'baseline')[Math.floor(i / templates.length)]).filter((t): t is LayersTask => Boolean(t));
+  const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-bench-browser-use-'));
+  const saved = { LLM_BASE_URL: process.env.LLM_BASE_URL, LLM_MODEL: process.env.LLM_MODEL };
+  process.env.LLM_BASE_URL = `http://127.0.0.1:${port}/v1`;
+  process.env.LLM_MODEL = model;
+  const server = await startFixtureServer();
+  const conditions = [];
+  try {
+    for (const task of chosen) {
+      const stderrFile = path.join(logs, `${task.condition_id}.log`);
+      const agent = processAgent({ command: BROWSER_USE_COMMAND, name: 'browser-use', timeoutMs: BROWSER_USE_TIMEOUT_MS, cwd: codeRoot, stderrPath: () => stderrFile });
+      const started = performance.now();
+      const outcome = await runAgentTrace({ browserName: 'chromium', server, task, agent, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
+      const wallMs = performance.now() - started;
+      const stderr = fs.existsSync(stderrFile) ? fs.readFileSync(stderrFile, 'utf8') : '';
+      const steps = [...stderr.matchAll(/browser-use: (\d+) steps/g)].map((m) => Number(m[1])).at(-1) ?? null;
+      conditions.push({ condition_id: task.condition_id, wall_ms: Math.round(wallMs), steps, actions: outcome.actions, claimed_done: outcome.claim?.done ?? null, vts: outcome.vts, error: outcome.error });
+      log({ kind: 'info', message: `bench ${model} browser-use ${task.condition_id}: ${Math.round(wallMs / 1000)} s, ${steps ?? '?'} steps, claim ${JSON.stringify(outcome.claim)}, VTS ${outcome.vts}${outcome.error ? `, error ${outcome.error.slice(0, 120)}` : ''}` });
+    }
+  } finally {
+    await server.close();
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    fs.rmSync(logs, { recursive: true, force: true });
+  }
+  const walls = conditions.map((c) => c.wall_ms);
+  const steps = conditions.flatMap((c) => (c.steps === null ? [] : [c.steps]));
+  return { conditions, median_wall_ms: median(walls), median_steps: median(steps), wall_ms_per_step: steps.length ? round(walls.reduce((a, b) => a + b, 0) / steps.reduce((a, b) => a + b, 0), 0) : null };
+}
+
+/** one browser-use condition may take this long here (the registered slice's prereg allows 600 s) */
+const BROWSER_USE_TIMEOUT_MS = 600_000;
+
+export async function runModelBench(options: { models: string[]; requests: number; browserUse: number }) {
   const prompts = readPrompts();
   const sample = readPilotSample(readLayersTasks());
   const items = Array.from({ length: options.requests }, (_, i) => ({ task: sample[Math.floor(i / promptNames.length) % sample.length]!.task, prompt: promptNames[i % promptNames.length]! }));
@@ -91,7 +145,9 @@ export async function runModelBench(options: { models: string[]; requests: numbe
           hit_max_tokens: answers.filter((a) => a.choices[0]!.finish_reason === 'length').length,
         };
       }
-      results[name] = { load_ms: Math.round(loadMs), peak_rss_mb: Math.round(peak / 2 ** 20), variants };
+      // the browser-use example with this model, on the first baseline conditions of each app
+      const browserUse = options.browserUse > 0 ? await browserUseConditions(name, port, options.browserUse) : null;
+      results[name] = { load_ms: Math.round(loadMs), peak_rss_mb: Math.round(peak / 2 ** 20), variants, ...(browserUse ? { browser_use: browserUse } : {}) };
     } finally {
       clearInterval(sampler);
       child.kill('SIGTERM');
@@ -99,5 +155,5 @@ export async function runModelBench(options: { models: string[]; requests: numbe
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }
-  return { at: new Date().toISOString(), load_average: os.loadavg().map((x) => round(x, 2)), cores: os.cpus().length, requests_per_variant: options.requests, models: results };
+  return { at: new Date().toISOString(), load_average: os.loadavg().map((x) => round(x, 2)), cores: os.cpus().length, requests_per_variant: options.requests, browser_use_conditions: options.browserUse, models: results };
 }

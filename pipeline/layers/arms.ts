@@ -14,6 +14,7 @@ import { parseBrowserName, type BrowserName } from '../browser/launch.ts';
 import { runArm, type RunPlan } from '../kernel/run.ts';
 import { runFlags, runOptions } from '../kernel/run-flags.ts';
 import { readLayersTasks } from './read-tasks.ts';
+import { readPreregs } from '../kernel/prereg.ts';
 import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
 import { policyAgent } from './policies/agent.ts';
@@ -25,7 +26,7 @@ import { flagRuleInForce, HORIZONS_MS, MAIN_BOUNDARY_MS, STALL_RETRIES } from '.
 export const BROWSER_BATCH = 150;
 
 export interface LayersUnit { task: LayersTask; policy: string; scoring: Scoring }
-/** main and horizon are registered; verified (the reference policies wrapped by the verifier) runs as smoke runs until its prereg is frozen */
+/** main, horizon and verified (the reference policies wrapped by the verifier, prereg/layers-verified.md) */
 export type LayersArm = 'main' | 'horizon' | 'verified';
 
 export const unitKey = (row: { condition_id: string; policy: string; horizon_ms: number }) => `${row.condition_id}|${row.policy}|${row.horizon_ms}`;
@@ -62,8 +63,12 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
       const verified = verifiedPolicies[u.policy];
       const agent = verified ? verifiedAgent(verified, u.task) : policyAgent(layersPolicies[u.policy]!, u.task);
       const { result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule, phases: ctx.phases });
-      // a verified policy's claim: done exactly when its save closed (false completion: claimed done, not VTS)
-      return { condition_id: u.task.condition_id, policy: u.policy, ...outcome, ...(verified ? { claim: result.claim } : {}) };
+      // a verified policy's claim: done exactly when its save closed; its false completion is claimed
+      // done and not VTS (prereg/layers-verified.md), as an outside agent's is
+      return {
+        condition_id: u.task.condition_id, policy: u.policy, ...outcome,
+        ...(verified ? { claim: result.claim, false_completion: result.claim?.done === true && !outcome.vts } : {}),
+      };
     },
   };
 }
@@ -76,7 +81,7 @@ export const summaryTables: Record<LayersArm, SummaryTable[]> = {
     { name: 'layers_timing', hide: ['browser'] },
   ],
   horizon: [{ name: 'layers_horizon', hide: ['browser'] }],
-  // no registered table reads this arm yet: its screen is verifiedSummary below
+  // its screen is verifiedSummary below (layers_verified needs the main arm's rows beside it)
   verified: [],
 };
 
@@ -102,7 +107,8 @@ type Values = { browser?: string } & Parameters<typeof runFlags>[0];
 
 async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
   const browser = parseBrowserName(values.browser);
-  if (arm === 'verified' && !values.smoke) throw new UsageError(messages.verifiedArmUnregistered());
+  // the gate (run.ts) refuses a tree whose prereg/*.md differ from the ledger head: a prereg found here is frozen
+  if (arm === 'verified' && !values.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'verified')) throw new UsageError(messages.verifiedArmUnregistered());
   const result = await runArm(runFlags(values), () => layersPlan(arm, browser));
   const screen = arm === 'verified' ? verifiedSummary(result.rows) : runSummary(result.rows, summaryTables[arm]);
   process.stdout.write(`layers/${arm} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${screen}\n`);
@@ -120,8 +126,8 @@ const runTargets: Record<LayersArm, { name: string; summary: string; usage: stri
   },
   verified: {
     name: 'rstackbench run-verified',
-    summary: 'the selector-only and semantic-recovery policies wrapped by the verifier on the 288 `layers` conditions (576 traces; smoke runs only until its prereg is frozen): claimed done, AS, VTS, FC per policy and layer',
-    usage: 'rstackbench run-verified --smoke [--browser firefox] [--only cards-state]',
+    summary: 'the selector-only and semantic-recovery policies wrapped by the verifier on the 288 `layers` conditions (576 traces; prereg/layers-verified.md): claimed done, AS, VTS, FC per policy and layer',
+    usage: 'make run-verified [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke --only cards-state"]',
   },
   horizon: {
     name: 'make run-horizon',

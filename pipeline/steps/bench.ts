@@ -33,6 +33,7 @@ await main({
     report: { type: 'boolean', default: false, help: "only the report's measurement (make report's time and size; load, filter and open times in Chromium) → bench/report-results.json" },
     models: { type: 'string', help: 'instead: the cost of local models, comma-separated (smollm2-135m,gemma3-270m): tokens/s, plans per minute, peak memory, with and without the JSON-schema grammar → bench/models-results.json' },
     requests: { type: 'string', default: '4', help: 'with --models: requests per model and variant (the pilot\'s prompts on the first sampled conditions)' },
+    'browser-use': { type: 'string', default: '3', help: 'with --models: the browser-use example on this many baseline conditions per model (one per app in turn; 0 skips): wall time and steps per condition' },
     load: { type: 'boolean', default: false, help: 'the load trial: ours unloaded against ours under a CPU hog on every core (bounded in time, stopped after each loaded block); writes bench/load-results.json' },
     slices: { type: 'string', default: sliceIds.join(','), help: `which slices, comma-separated: ${sliceIds.join(', ')}` },
     'slice-size': { type: 'string', default: '288', help: 'layers units per browser, stratified over template × layer × severity × policy (288 = a third of the main arm)' },
@@ -52,7 +53,7 @@ await main({
   async run(values) {
     if (values.models) {
       const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', 'models-results.json'));
-      const results = await runModelBench({ models: values.models.split(',').map((m) => m.trim()).filter(Boolean), requests: intOption(values.requests, 'requests', 4) });
+      const results = await runModelBench({ models: values.models.split(',').map((m) => m.trim()).filter(Boolean), requests: intOption(values.requests, 'requests', 4), browserUse: intOption(values['browser-use'], 'browser-use', 3, 0) });
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
       process.stdout.write(`${rel(out)}\n${JSON.stringify(results.models, null, 2)}\n`);

@@ -3,7 +3,8 @@
 //
 //   --examples ─▶ the example agents' own dependencies (examples/agents/puppeteer: npm ci;
 //                 examples/agents/python and examples/agents/browser-use: a venv each with its
-//                 requirements.txt), each only when missing or stale
+//                 requirements.txt) and the smallest local model (.state/models/), each only when
+//                 missing or stale; all at once, and while the sites install and start
 //   --sites    ─▶ Debian's WordPress packages if missing (fixtures/wordpress/install.ts), then each
 //                 site started unless it runs already (fixtures/sites.ts)
 //   COMMAND    ─▶ run with the sites' origins in its environment; its exit code becomes ours
@@ -21,6 +22,8 @@ import { UsageError } from '../../core/errors.ts';
 import { commandFailed } from '../../core/command.ts';
 import { parseSiteNames, withSites } from '../../fixtures/sites.ts';
 import { installDebianPackages } from '../../fixtures/wordpress/install.ts';
+import { ensureModel, requireModel } from '../models/install.ts';
+import { DEFAULT_MODEL } from '../models/catalog.ts';
 
 const puppeteer = path.join(codeRoot, 'examples', 'agents', 'puppeteer');
 /** the Python examples, each a venv of its own: Playwright for Python; browser-use (PyPI) */
@@ -41,23 +44,40 @@ async function ensureVenv(dir: string): Promise<void> {
   const requirements = path.join(dir, 'requirements.txt');
   const installed = path.join(venv, '.requirements.sha256');
   if (fs.existsSync(path.join(venv, 'bin', 'python')) && fs.existsSync(installed) && fs.readFileSync(installed, 'utf8').trim() === sha256(requirements)) return;
-  // Debian's python3 makes no venv without python3-venv
-  if ((await $({ quiet: true, nothrow: true })`python3 -c 'import ensurepip'`).exitCode !== 0) await installDebianPackages(['python3-venv'], 'with-sites');
   log({ kind: 'info', message: `with-sites: a venv for ${path.relative(codeRoot, dir)} with ${path.relative(codeRoot, requirements)}` });
   await sh(`python3 -m venv ${venv}`, () => q`python3 -m venv ${venv}`);
   await sh(`${venv}/bin/pip install -r ${requirements}`, () => q`${path.join(venv, 'bin', 'pip')} install -q --disable-pip-version-check -r ${requirements}`);
   fs.writeFileSync(installed, `${sha256(requirements)}\n`);
 }
 
-/** The example outside agents' dependencies: puppeteer-core from npm; Playwright for Python and browser-use from PyPI (no browser download). */
+/** What must come before anything else installs: Debian's python3 makes no venv without python3-venv (apt holds one lock at a time). */
+async function ensureVenvSupport(): Promise<void> {
+  if ((await $({ quiet: true, nothrow: true })`python3 -c 'import ensurepip'`).exitCode !== 0) await installDebianPackages(['python3-venv'], 'with-sites');
+}
+
+/**
+ * The example outside agents' dependencies: puppeteer-core from npm; Playwright for Python and
+ * browser-use from PyPI (no browser download). The three download at once: each is its own folder,
+ * and all of them wait mostly on the network.
+ */
 export async function installExampleAgents(): Promise<void> {
+  await ensureVenvSupport();
   const q = $({ quiet: true });
   const stamp = path.join(puppeteer, 'node_modules', '.package-lock.json');
-  if (!fs.existsSync(stamp) || newer(path.join(puppeteer, 'package-lock.json'), stamp)) {
+  const npm = async () => {
+    if (fs.existsSync(stamp) && !newer(path.join(puppeteer, 'package-lock.json'), stamp)) return;
     log({ kind: 'info', message: 'with-sites: npm ci in examples/agents/puppeteer' });
     await sh(`npm ci --prefix ${puppeteer}`, () => q`npm ci --prefix ${puppeteer} --no-audit --no-fund --loglevel=error`);
-  }
-  for (const dir of pythonAgents) await ensureVenv(dir);
+  };
+  // the smallest local model, which the browser-use example and the real-model tests ask (cached in .state/models/)
+  const model = async () => { await ensureModel(requireModel(DEFAULT_MODEL)); };
+  await settleAll([npm(), ...pythonAgents.map((dir) => ensureVenv(dir)), model()]);
+}
+
+/** Waits for every promise, then throws the first failure: nothing is left running behind an error. */
+async function settleAll(promises: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(promises)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -86,21 +106,28 @@ await main({
   summary: 'install what the tests need and start Arm B\'s WordPress sites, run a command while they are up, then stop what was started here (a site you had started stays up)',
   usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] -- COMMAND [ARGS…]',
   options: {
-    examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python, examples/agents/browser-use)' },
+    examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python, examples/agents/browser-use) and the smallest local model (.state/models/)' },
     sites: { type: 'string', default: '', help: 'the sites to have up: wordpress (127.0.0.1:8471), wordpress-editor (127.0.0.1:8472), comma-separated' },
   },
   async run(values, positionals) {
     if (positionals.length) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}: the command comes after --`);
     if (command.length === 0) throw new UsageError('no command: rstackbench with-sites [--sites …] -- COMMAND [ARGS…]');
     const names = parseSiteNames(values.sites ?? '');
-    if (values.examples) await installExampleAgents();
+    // the example agents install while the sites install and start (apt only before: python3-venv);
+    // the command starts when both are done, and a failed install stops the sites started here
+    if (values.examples && names.length) await ensureVenvSupport();
+    const examples = values.examples ? installExampleAgents() : Promise.resolve();
     // an interruption while the sites start: the start stops what it had started, then we end
     const abort = new AbortController();
     const interrupt = () => abort.abort();
     for (const s of signals) process.once(s, interrupt);
-    return withSites(names, async (env) => {
+    const sites = withSites(names, async (env) => {
+      await examples;
       for (const s of signals) process.off(s, interrupt);
       return runInherited(command, env);
     }, { signal: abort.signal }).finally(() => { for (const s of signals) process.off(s, interrupt); });
+    // a failed install is reported as itself, after the sites it waited beside are stopped
+    await settleAll([examples, sites]);
+    return sites;
   },
 }, dash >= 0 ? argv.slice(0, dash) : argv);

@@ -1,5 +1,6 @@
 // The verified arm (the reference policies wrapped by the verifier), as a smoke run in a throw-away
-// tree: its rows carry the claim, go to data/excluded/, and a run without --smoke is refused.
+// tree: its rows carry the claim and its false completion (claimed done, not VTS), go to data/excluded/,
+// and a run without --smoke is refused while prereg/ holds no prereg of the arm.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,14 +11,14 @@ import { setQuiet } from '../../../core/log.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import type { LayersRow } from '../../../core/contracts.ts';
 
-test('run-verified --smoke: two wrapped policies per condition, each row with its claim; without --smoke: exit 2', { timeout: 300_000 }, async (t) => {
+test('run-verified --smoke: two wrapped policies per condition, each row with its claim; without --smoke and with no prereg of the arm: exit 2', { timeout: 300_000 }, async (t) => {
   const tree = makeTree({ tasks: true });
   t.after(tree.cleanup);
   setQuiet(true);
   await freeze('test');
   const refused = await runScript(tree, 'layers/run-verified.ts', []);
   assert.equal(refused.exitCode, 2, refused.stderr);
-  assert.match(refused.stderr, /no frozen preregistration yet: run it with --smoke/);
+  assert.match(refused.stderr, /the verified arm has no preregistration in prereg\/ \(study layers, arm verified\): run it with --smoke/);
   assert.equal(fs.existsSync(tree.file('data/raw/layers/verified')), false);
 
   const ran = await runScript(tree, 'layers/run-verified.ts', ['--smoke', '--only', '^cards-(baseline-01|action-01)$']);
@@ -34,6 +35,7 @@ test('run-verified --smoke: two wrapped policies per condition, each row with it
   for (const r of rows) {
     assert.equal(r.arm, 'verified');
     assert.equal(typeof r.claim?.done, 'boolean');
+    assert.equal(r.false_completion, r.claim!.done && !r.vts, `${r.condition_id} ${r.policy}: false completion is claimed done and not VTS`);
     if (r.claim!.done) assert.equal(r.vts, true, `${r.condition_id} ${r.policy}: claimed done without the save persisted`);
   }
   assert.ok(rows.filter((r) => r.condition_id === 'cards-baseline-01').every((r) => r.claim!.done));
