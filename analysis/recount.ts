@@ -398,7 +398,8 @@ export function rowProblems(input: RecountInput, rel: (file: string) => string):
     // the unit each paired comparison relies on being unique
     const r = l.row;
     const unit = r.study === 'layers'
-      ? ['layers', r.arm, r.browser.name, r.condition_id, r.policy, r.arm === 'horizon' ? r.horizon_ms : '', r.prompt ?? '', r.agent?.sha256 ?? '']
+      // a pilot row is its model's (amendment 1: each model its own run); an agent row its agent's
+      ? ['layers', r.arm, r.browser.name, r.condition_id, r.policy, r.arm === 'horizon' ? r.horizon_ms : '', r.prompt ?? '', r.model ?? '', r.agent?.name ?? '', r.agent?.sha256 ?? '']
       : ['evidence', r.arm, r.browser.name, r.condition_id, r.rep];
     const id = JSON.stringify(unit);
     const first = seen.get(id);
