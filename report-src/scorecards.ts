@@ -80,9 +80,9 @@ export const sectionDefs: SectionDef[] = [
     measures: [claimed, as, vts, fc],
   },
   {
-    table: 'layers_pilot', title: 'Planning pilot per prompt and fault layer (arm pilot; layer "all" = every layer)', note: 'The model of each row is shown beside it (the rows\' model field).',
-    keyCols: ['browser', 'prompt', 'layer'], select: layers('pilot'),
-    keys: (r) => [{ browser: r.browser.name, prompt: r.prompt, layer: r.layer }, { browser: r.browser.name, prompt: r.prompt, layer: 'all' }],
+    table: 'layers_pilot', title: 'Planning pilot per model, prompt and fault layer (arm pilot; layer "all" = every layer)', note: 'Each model is its own run; no figure pools models (prereg/layers-pilot-amendment-1.md).',
+    keyCols: ['browser', 'model', 'prompt', 'layer'], select: layers('pilot'),
+    keys: (r) => [{ browser: r.browser.name, model: r.model ?? 'null', prompt: r.prompt, layer: r.layer }, { browser: r.browser.name, model: r.model ?? 'null', prompt: r.prompt, layer: 'all' }],
     measures: [as, vts, fc],
   },
   {
@@ -148,8 +148,7 @@ export function buildScorecards(record: ReportRecord, traces: Trace[]): Scorecar
         }
         cells[m.name] = { k, n, rate: tableRow[`${m.name}_rate`] ?? null, low: tableRow[`${m.name}_low`] ?? null, high: tableRow[`${m.name}_high`] ?? null, hits: listOf(hits.map((t) => t.id)), all: listOf(all.map((t) => t.id)) };
       }
-      const models = def.table === 'layers_pilot' ? [...new Set(group.map((t) => String(t.row.model ?? 'not reported')))].sort() : null;
-      rows.push({ key, cells, ...(models ? { extra: { model: models.join(', ') } } : {}) });
+      rows.push({ key, cells });
     }
     for (const [s, g] of groups) if (!seen.has(s)) mismatches.push(`analysis/out/${def.table}.json has no row for ${def.keyCols.map((c) => `${c}=${g.key[c]}`).join(', ')} (${g.traces.length} registered rows)`);
     sections.push({ id: def.table, title: def.title, note: def.note, source: `analysis/out/${def.table}.json`, keyCols: def.keyCols, measures: def.measures.map(({ name, label }) => ({ name, label })), rows });

@@ -93,7 +93,7 @@ test('the source papers appear as figures beside ours, never as their sentences'
   for (const group of new Set(values.values.map((v) => v.group))) assert.ok(built.comparisons.includes(group), `source figures of ${group} are not shown`);
   // a figure of ours that exists is shown beside the source's with the difference; one that does not says so
   assert.match(built.html, /<td>selector-only: VTS rate<\/td><td>Abstract<\/td><td class="num">[\d.]+%<\/td><td class="num">50\.0%<\/td><td class="num">[+-][\d.]+ points<\/td>/);
-  assert.match(built.html, /<td>pilot, ordinary prompt: VTS rate<\/td><td>Abstract<\/td><td class="num">[\d.]+%<\/td><td class="num"><span class="nodata">no data<\/span><\/td>/);
+  assert.match(built.html, /<td>pilot, ordinary prompt: VTS rate \(SmolLM2\)<\/td><td>Abstract<\/td><td class="num">[\d.]+%<\/td><td class="num"><span class="nodata">no data<\/span><\/td>/);
 });
 
 test('every analysis table is in the paper, with its heading and the query that made it', () => {
