@@ -151,13 +151,8 @@ export const tables: TableDef[] = [
     measures: ['mean_actions', 'mean_latency_ms'],
     rates: [{ name: 'claimed', k: 'claimed_n', n: 'n' }, ...asVtsFc()],
   }),
-  sqlTable({
-    name: 'layers_verified_paired',
-    title: 'Each wrapped policy against the plain policy it wraps on the same conditions: VTS and false completion (arm verified paired with arm main)',
-    keys: ['browser', 'outcome', 'policy_a', 'policy_b'],
-    counts: ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'],
-    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
-  }),
+  pairedTable('layers_verified_paired', ['browser', 'outcome', 'policy_a', 'policy_b'],
+    'Each wrapped policy against the plain policy it wraps on the same conditions: VTS and false completion (arm verified paired with arm main)'),
   sqlTable({
     name: 'evidence_confusion',
     title: 'Evidence policies: false accepts among failures and false rejects among successes',
