@@ -11,34 +11,47 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths } from '../core/paths.ts';
+import { readJsonl } from '../core/jsonl.ts';
+import type { ExcludedAnswer, PlanLine } from '../core/contracts.ts';
 import type { TableRow } from './tables.ts';
 
-interface Line { condition_id: string; prompt: string; model: string; reason?: string; status?: number | null; usage?: { completion_tokens?: number } | null; model_identity?: { identity?: { max_tokens?: number } } | null }
+/** What the count reads of a plan line and of an excluded answer. */
+// (the schemas leave usage and model_identity open objects: these are the fields the server writes)
+interface Counted {
+  condition_id: string; prompt: string; model: string | null;
+  reason?: string; status?: number | null;
+  usage?: { completion_tokens?: number } | null;
+  model_identity?: { identity?: { max_tokens?: number } } | null;
+}
 
-function lines(dir: string): Line[] {
+/** Every line of every run's file in dir, each validated against its schema (core/jsonl.ts). */
+function readAll<T>(dir: string, schema: 'pilot-plan' | 'pilot-excluded'): T[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()
-    .flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Line));
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().flatMap((f) => readJsonl<T>(path.join(dir, f), { schema }));
 }
 
 /** What kind of failure a recorded reason names (pipeline/pilot/client.ts writes them). */
-export function exclusionKind(line: { reason?: string; status?: number | null }): 'not_json' | 'not_plan' | 'other' {
+export function exclusionKind(line: Pick<Counted, 'reason' | 'status'>): 'not_json' | 'not_plan' | 'other' {
   if (line.status === 200 && line.reason?.startsWith('the answer is not JSON')) return 'not_json';
   if (line.status === 200 && line.reason?.startsWith('the answer is not a valid plan')) return 'not_plan';
   return 'other';
 }
 
-export function pilotExcluded(dirs: { plans?: string; excluded?: string } = {}): TableRow[] {
-  const plans = lines(dirs.plans ?? paths.plans());
-  const excluded = lines(dirs.excluded ?? path.join(paths.excluded(), 'pilot'));
-  const key = (l: Line) => JSON.stringify([l.model, l.prompt]);
+/** The record's plans (data/plans) and excluded answers (data/excluded/pilot), counted. */
+export function pilotExcluded(): TableRow[] {
+  return countExcluded(readAll<PlanLine & Counted>(paths.plans(), 'pilot-plan'), readAll<ExcludedAnswer & Counted>(path.join(paths.excluded(), 'pilot'), 'pilot-excluded'));
+}
+
+/** Per model and prompt: the conditions asked, those with a plan, those left without one, and every excluded answer by kind. */
+export function countExcluded(plans: readonly Counted[], excluded: readonly Counted[]): TableRow[] {
+  const key = (l: Counted) => JSON.stringify([l.model, l.prompt]);
   const keys = [...new Set([...plans, ...excluded].map(key))].sort();
   return keys.map((k) => {
     const [model, prompt] = JSON.parse(k) as [string, string];
     const planned = new Set(plans.filter((l) => key(l) === k).map((l) => l.condition_id));
     const answers = excluded.filter((l) => key(l) === k);
     const unplanned = answers.filter((l) => !planned.has(l.condition_id));
-    const limit = (l: Line) => l.model_identity?.identity?.max_tokens;
+    const limit = (l: Counted) => l.model_identity?.identity?.max_tokens;
     return {
       model,
       prompt,

@@ -2,24 +2,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { exclusionKind, pilotExcluded } from '../../analysis/pilot-excluded.ts';
+import { countExcluded, exclusionKind, pilotExcluded } from '../../analysis/pilot-excluded.ts';
 import { paths } from '../../core/paths.ts';
 
 const identity = (maxTokens: number) => ({ identity: { max_tokens: maxTokens } });
 const plan = (model: string, condition: string, prompt: string) => ({ condition_id: condition, prompt, model, usage: { completion_tokens: 900 }, model_identity: identity(2048) });
 const answer = (model: string, condition: string, prompt: string, reason: string, status: number | null, tokens: number | null) =>
   ({ condition_id: condition, prompt, model, reason, status, usage: tokens === null ? null : { completion_tokens: tokens }, model_identity: identity(2048) });
-
-function tree(files: Record<string, object[]>) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-pilot-excluded-'));
-  for (const [name, rows] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), rows.map((r) => JSON.stringify(r) + '\n').join(''));
-  }
-  return { plans: path.join(dir, 'plans'), excluded: path.join(dir, 'excluded'), dir };
-}
 
 test('exclusion kinds follow the reasons the client writes', () => {
   assert.equal(exclusionKind({ status: 200, reason: 'the answer is not JSON: Unterminated string' }), 'not_json');
@@ -28,20 +18,16 @@ test('exclusion kinds follow the reasons the client writes', () => {
   assert.equal(exclusionKind({ status: null, reason: 'the call failed: ECONNREFUSED' }), 'other');
 });
 
-test('per model and prompt: plans, excluded conditions, every answer (a re-ask too), kinds and the answer limit', (t) => {
-  const d = tree({
-    'plans/m1.jsonl': [plan('m1', 'c1', 'ordinary'), plan('m1', 'c2', 'ordinary'), plan('m1', 'c1', 'reliability')],
-    'plans/m2.jsonl': [plan('m2', 'c1', 'ordinary')],
-    'excluded/m1.jsonl': [
-      answer('m1', 'c3', 'ordinary', 'the answer is not JSON: Unterminated string in JSON at position 9', 200, 2048),
-      answer('m1', 'c3', 'ordinary', 'the answer is not JSON: Unterminated string in JSON at position 9', 200, 2048),
-      answer('m1', 'c2', 'reliability', 'the answer is not a valid plan: steps[0].max_retries must be <= 5', 200, 300),
-      // an answer that failed once and gave a plan when asked again: an answer, not an excluded condition
-      answer('m1', 'c2', 'ordinary', 'HTTP 503 from http://127.0.0.1:1/v1/chat/completions', 503, null),
-    ],
-  });
-  t.after(() => fs.rmSync(d.dir, { recursive: true, force: true }));
-  const rows = pilotExcluded(d);
+test('per model and prompt: plans, excluded conditions, every answer (a re-ask too), kinds and the answer limit', () => {
+  const plans = [plan('m1', 'c1', 'ordinary'), plan('m1', 'c2', 'ordinary'), plan('m1', 'c1', 'reliability'), plan('m2', 'c1', 'ordinary')];
+  const excluded = [
+    answer('m1', 'c3', 'ordinary', 'the answer is not JSON: Unterminated string in JSON at position 9', 200, 2048),
+    answer('m1', 'c3', 'ordinary', 'the answer is not JSON: Unterminated string in JSON at position 9', 200, 2048),
+    answer('m1', 'c2', 'reliability', 'the answer is not a valid plan: steps[0].max_retries must be <= 5', 200, 300),
+    // an answer that failed once and gave a plan when asked again: an answer, not an excluded condition
+    answer('m1', 'c2', 'ordinary', 'HTTP 503 from http://127.0.0.1:1/v1/chat/completions', 503, null),
+  ];
+  const rows = countExcluded(plans, excluded);
   assert.deepEqual(rows.map((r) => [r.model, r.prompt]), [['m1', 'ordinary'], ['m1', 'reliability'], ['m2', 'ordinary']]);
   assert.deepEqual(rows[0], { model: 'm1', prompt: 'ordinary', conditions_n: 3, plans_n: 2, excluded_conditions_n: 1, excluded_answers_n: 3, not_json_n: 2, not_plan_n: 0, other_n: 1, at_answer_limit_n: 2 });
   assert.deepEqual(rows[1], { model: 'm1', prompt: 'reliability', conditions_n: 2, plans_n: 1, excluded_conditions_n: 1, excluded_answers_n: 1, not_json_n: 0, not_plan_n: 1, other_n: 0, at_answer_limit_n: 0 });
