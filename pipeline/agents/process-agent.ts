@@ -30,6 +30,8 @@ export interface ProcessAgentOptions {
   /** where the agent's stderr goes, one file per run of the command (its folder is created) */
   stderrPath: (session: AgentSession) => string;
   cwd?: string;
+  /** more environment for the command (the task and the browser's endpoints still come last) */
+  env?: Record<string, string>;
 }
 
 /** The parsed last line of an agent's stdout: its claim and what it reports, or why it is not a claim. */
@@ -78,7 +80,7 @@ export function processAgent(options: ProcessAgentOptions): Agent {
       const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RSTACKBENCH_') && !k.startsWith('RSTACK_')));
       const child = spawn('/bin/sh', ['-c', options.command], {
         cwd: options.cwd,
-        env: { ...inherited, ...agentEnv(session) },
+        env: { ...inherited, ...options.env, ...agentEnv(session) },
         stdio: ['ignore', 'pipe', stderrFd],
         detached: true, // its own process group: a timeout ends its children too
       });

@@ -56,15 +56,13 @@ async function browserUseConditions(model: string, port: number, count: number) 
   const templates = [...new Set(tasks.map((t) => t.template))];
   const chosen = Array.from({ length: count }, (_, i) => tasks.filter((t) => t.template === templates[i % templates.length] && t.layer === 'baseline')[Math.floor(i / templates.length)]).filter((t): t is LayersTask => Boolean(t));
   const logs = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-bench-browser-use-'));
-  const saved = { LLM_BASE_URL: process.env.LLM_BASE_URL, LLM_MODEL: process.env.LLM_MODEL };
-  process.env.LLM_BASE_URL = `http://127.0.0.1:${port}/v1`;
-  process.env.LLM_MODEL = model;
+  const env = { LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, LLM_MODEL: model };
   const server = await startFixtureServer();
   const conditions = [];
   try {
     for (const task of chosen) {
       const stderrFile = path.join(logs, `${task.condition_id}.log`);
-      const agent = processAgent({ command: BROWSER_USE_COMMAND, name: 'browser-use', timeoutMs: BROWSER_USE_TIMEOUT_MS, cwd: codeRoot, stderrPath: () => stderrFile });
+      const agent = processAgent({ command: BROWSER_USE_COMMAND, name: 'browser-use', timeoutMs: BROWSER_USE_TIMEOUT_MS, cwd: codeRoot, stderrPath: () => stderrFile, env });
       const started = performance.now();
       const outcome = await runAgentTrace({ browserName: 'chromium', server, task, agent, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
       const wallMs = performance.now() - started;
@@ -75,7 +73,6 @@ async function browserUseConditions(model: string, port: number, count: number) 
     }
   } finally {
     await server.close();
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
     fs.rmSync(logs, { recursive: true, force: true });
   }
   const walls = conditions.map((c) => c.wall_ms);

@@ -83,3 +83,13 @@ test('no endpoint to connect to (a browser that gives none): an error, the comma
   assert.equal(result.claim, null);
   assert.match(result.error!, /^no endpoint/);
 });
+
+test('the caller\'s env reaches the command (the model bench gives browser-use its endpoint this way), and cannot replace the task', async () => {
+  const command = `${JSON.stringify(process.execPath)} -e ${JSON.stringify('console.log(JSON.stringify({ done: false, message: JSON.stringify([process.env.LLM_BASE_URL, process.env.RSTACKBENCH_TASK]) }))')}`;
+  const result = await processAgent({ command, stderrPath: () => path.join(dir, 'env.stderr'), env: { LLM_BASE_URL: 'http://127.0.0.1:9/v1', RSTACKBENCH_TASK: 'not the task' } }).run(session);
+  assert.equal(result.error, null);
+  const [base, task] = JSON.parse(result.claim!.message!) as [string, string];
+  assert.equal(base, 'http://127.0.0.1:9/v1');
+  assert.deepEqual(JSON.parse(task), session.task);
+  assert.equal(process.env.LLM_BASE_URL, undefined, 'the harness\'s own environment is untouched');
+});
