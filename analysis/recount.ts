@@ -198,6 +198,8 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   // outside agents (arm agent): false completion by its definition, claimed done and not VTS
   const agents = layers.filter((r) => r.arm === 'agent');
   const claimedDone = (r: LayersRow) => r.claim?.done === true;
+  // the server received at least one save (of any entity); a row without recorded moments: none
+  const saved = (r: LayersRow) => (r.moments?.saves.length ?? 0) > 0;
   out.agent_by_layer = [
     ...groupBy(agents, (r) => [r.browser.name, r.agent?.name ?? null, r.agent?.sha256 ?? null, 'all']),
     ...groupBy(agents, (r) => [r.browser.name, r.agent?.name ?? null, r.agent?.sha256 ?? null, r.layer]),
@@ -212,6 +214,8 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       fc_n: count(items, fc),
       error_n: count(items, (r) => typeof r.error === 'string'),
       actions_reported_n: reported.length,
+      saved_n: count(items, saved),
+      claimed_unsaved_n: count(items, (r) => claimedDone(r) && !saved(r)),
       mean_actions: mean(reported),
       mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
       median_latency_ms: median(items.map((r) => r.elapsed_ms)),

@@ -130,9 +130,9 @@ export const tables: TableDef[] = [
   }),
   sqlTable({
     name: 'agent_by_layer',
-    title: 'Outside agents: claimed done, AS, VTS and false completion (claimed done, not VTS) per fault layer (arm agent; layer "all" = every layer)',
+    title: 'Outside agents: claimed done, AS, VTS and false completion (claimed done, not VTS) per fault layer (arm agent; layer "all" = every layer); saved: the server received a save; claimed unsaved: claimed done with no save received',
     keys: ['browser', 'agent', 'agent_sha256', 'layer'],
-    counts: ['n', 'claimed_n', 'as_n', 'vts_n', 'fc_n', 'error_n', 'actions_reported_n'],
+    counts: ['n', 'claimed_n', 'as_n', 'vts_n', 'fc_n', 'error_n', 'actions_reported_n', 'saved_n', 'claimed_unsaved_n'],
     measures: ['mean_actions', 'mean_latency_ms', 'median_latency_ms'],
     rates: [{ name: 'claimed', k: 'claimed_n', n: 'n' }, ...asVtsFc()],
   }),
