@@ -40,13 +40,15 @@ freeze: setup ## hash prereg/*.md, data/tasks/** and data/labels/** into a new l
 verify: setup ## for reviewers: the ledger chain, frozen inputs, data manifest and run gating; prints OK
 	@$(RSTACKBENCH) verify
 
-typecheck: setup
-	@npx tsc -p .
+TYPECHECK = npx tsc -p .
+typecheck: setup ## type-check the project (make test does it beside its set-up)
+	@$(TYPECHECK)
 
 # the tests' own set-up (rstackbench with-sites, pipeline/steps/with-sites.ts): the example agents' dependencies, Debian's
-# WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up)
-test: setup typecheck ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
-	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor -- $(TSX) --test --test-concurrency=$(TEST_CONCURRENCY) --test-reporter=spec $$(find test -name '*.test.ts' | sort)
+# WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up); the type
+# check runs beside that set-up (--beside: it needs the CPU while the set-up waits on the network), the tests after it passed
+test: setup ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
+	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor --beside "$(TYPECHECK)" -- $(TSX) --test --test-concurrency=$(TEST_CONCURRENCY) --test-reporter=spec $$(find test -name '*.test.ts' | sort)
 
 test-real-plan: setup ## only the real-model test of make test: one real plan with the smallest local model, endpoint → plan → freeze → interpreter → a smoke row
 	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.test.ts

@@ -1,4 +1,4 @@
-// rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] -- COMMAND…
+// rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] [--beside CHECK] -- COMMAND…
 // The set-up that make test, make reproduce's Arm B step, a rerun's Arm B and .ci/run share:
 //
 //   --examples ─▶ the example agents' own dependencies (examples/agents/puppeteer: npm ci;
@@ -7,6 +7,9 @@
 //                 missing or stale; all at once, and while the sites install and start
 //   --sites    ─▶ Debian's WordPress packages if missing (fixtures/wordpress/install.ts), then each
 //                 site started unless it runs already (fixtures/sites.ts)
+//   --beside   ─▶ a check run while the rest installs and starts (make test: the type check, which
+//                 needs the CPU while the set-up waits on the network); COMMAND runs only after it
+//                 passed, and its failure is our exit code
 //   COMMAND    ─▶ run with the sites' origins in its environment; its exit code becomes ours
 //   always     ─▶ the sites started here stopped again (also on a failure, Ctrl-C or SIGTERM);
 //                 a site you had started stays up
@@ -97,6 +100,13 @@ async function runInherited(command: string[], env: Record<string, string>): Pro
   }
 }
 
+/** The --beside check, run through the shell with its output shown: its exit code (a signal counts as 1). */
+async function runBeside(check: string): Promise<number> {
+  const result = await execa(check, { shell: true, stdio: 'inherit', reject: false, cwd: process.cwd() });
+  if (result.failed && result.exitCode === undefined && !result.signal) throw commandFailed(result, check);
+  return result.exitCode ?? 1;
+}
+
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
 const command = dash >= 0 ? argv.slice(dash + 1) : [];
@@ -104,10 +114,11 @@ const command = dash >= 0 ? argv.slice(dash + 1) : [];
 await main({
   name: 'rstackbench with-sites',
   summary: 'install what the tests need and start Arm B\'s WordPress sites, run a command while they are up, then stop what was started here (a site you had started stays up)',
-  usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] -- COMMAND [ARGS…]',
+  usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] [--beside CHECK] -- COMMAND [ARGS…]',
   options: {
     examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python, examples/agents/browser-use) and the smallest local model (.state/models/)' },
     sites: { type: 'string', default: '', help: 'the sites to have up: wordpress (127.0.0.1:8471), wordpress-editor (127.0.0.1:8472), comma-separated' },
+    beside: { type: 'string', default: '', help: 'a check (a shell command line) run while the rest installs and the sites start; COMMAND runs only if it exits 0, otherwise its exit code is ours (make test: the type check)' },
   },
   async run(values, positionals) {
     if (positionals.length) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}: the command comes after --`);
@@ -117,17 +128,23 @@ await main({
     // the command starts when both are done, and a failed install stops the sites started here
     if (values.examples && names.length) await ensureVenvSupport();
     const examples = values.examples ? installExampleAgents() : Promise.resolve();
+    const beside = values.beside ? runBeside(values.beside) : Promise.resolve(0);
     // an interruption while the sites start: the start stops what it had started, then we end
     const abort = new AbortController();
     const interrupt = () => abort.abort();
     for (const s of signals) process.once(s, interrupt);
     const sites = withSites(names, async (env) => {
       await examples;
+      const checked = await beside;
       for (const s of signals) process.off(s, interrupt);
+      if (checked !== 0) {
+        log({ kind: 'error', message: `with-sites: ${values.beside} exited ${checked}; ${command.join(' ')} is not run` });
+        return checked;
+      }
       return runInherited(command, env);
     }, { signal: abort.signal }).finally(() => { for (const s of signals) process.off(s, interrupt); });
     // a failed install is reported as itself, after the sites it waited beside are stopped
-    await settleAll([examples, sites]);
+    await settleAll([examples, beside, sites]);
     return sites;
   },
 }, dash >= 0 ? argv.slice(0, dash) : argv);

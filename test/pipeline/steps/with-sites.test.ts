@@ -34,6 +34,20 @@ test('the command\'s exit code is its own; no command, or one it cannot find, is
   assert.match(missing.stderr, /no-such-program-rstack: not found/);
 });
 
+test('--beside: the command runs only after the check passed; a failed check is the exit code and the command never starts', async () => {
+  const marker = path.join(state, 'beside-command-ran');
+  const checkMarker = path.join(state, 'beside-check-ran');
+  const command = ['--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`];
+  const failed = await withSites(['--beside', `echo checked > ${checkMarker}; exit 4`, ...command]).ended;
+  assert.equal(failed.exitCode, 4, failed.stderr);
+  assert.equal(fs.readFileSync(checkMarker, 'utf8'), 'checked\n', 'the check ran');
+  assert.equal(fs.existsSync(marker), false, 'the command did not run after a failed check');
+  assert.match(failed.stderr, /exited 4; .* is not run/);
+  const passed = await withSites(['--beside', 'true', ...command]).ended;
+  assert.equal(passed.exitCode, 0, passed.stderr);
+  assert.equal(fs.readFileSync(marker, 'utf8'), 'ran');
+});
+
 test('interrupted mid-command (SIGTERM): the command ends, the site started for it is stopped, nothing is left running', async () => {
   const marker = path.join(state, 'command-started');
   // the command says where the site is, then waits to be interrupted
@@ -51,9 +65,9 @@ test('interrupted mid-command (SIGTERM): the command ends, the site started for 
   assert.equal(fs.existsSync(site.wpConfig), false);
 });
 
-test('the set-up make test runs is this command, with both sites and the examples', async () => {
+test('the set-up make test runs is this command, with both sites, the examples and the type check beside them', async () => {
   const makefile = fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8');
-  assert.match(makefile, /^test: .*\n\t@\$\(RSTACKBENCH\) with-sites --examples --sites wordpress,wordpress-editor -- \$\(TSX\) --test /m);
+  assert.match(makefile, /^test: .*\n\t@\$\(RSTACKBENCH\) with-sites --examples --sites wordpress,wordpress-editor --beside "\$\(TYPECHECK\)" -- \$\(TSX\) --test /m);
   const plan = await run('make', ['-n', '--no-print-directory', 'test'], { cwd: codeRoot });
-  assert.match(plan.stdout, /bin\/rstackbench with-sites --examples --sites wordpress,wordpress-editor -- node --import tsx --test/);
+  assert.match(plan.stdout, /bin\/rstackbench with-sites --examples --sites wordpress,wordpress-editor --beside "npx tsc -p \." -- node --import tsx --test/);
 });
