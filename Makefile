@@ -18,8 +18,9 @@ ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
 # registered run; the registered record stays untouched (pipeline/steps/reproduce-redo.ts)
 REDO ?= 0
-# test files run at once by make test (Node's --test-concurrency); 1: one after another
-TEST_CONCURRENCY ?= 1
+# test files run at once by make test (Node's --test-concurrency): only files whose header says
+# `// shares the machine:` run beside each other, every other file alone (test/helpers/turns.ts); 1: one after another
+TEST_CONCURRENCY ?= 2
 # a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own defaults (pipeline/browser/speed.ts)
 # SHARD=i/n SCRATCH=DIR: one machine's shard of the rerun; the n shards' folders brought together, a rerun
 # without SHARD merges each arm and compares the whole
@@ -48,7 +49,7 @@ typecheck: setup ## type-check the project (make test does it beside its set-up)
 # WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up); the type
 # check runs beside that set-up (--beside: it needs the CPU while the set-up waits on the network), the tests after it passed
 test: setup ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
-	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor --beside "$(TYPECHECK)" -- $(TSX) --test --test-concurrency=$(TEST_CONCURRENCY) --test-reporter=spec $$(find test -name '*.test.ts' | sort)
+	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor --beside "$(TYPECHECK)" -- $(TSX) --import ./test/helpers/take-turn.ts --test --test-concurrency=$(TEST_CONCURRENCY) --test-reporter=spec $$($(TSX) test/helpers/files.ts)
 
 test-real-plan: setup ## only the real-model test of make test: one real plan with the smallest local model, endpoint → plan → freeze → interpreter → a smoke row
 	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.test.ts

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The import rules of the tree (.dependency-cruiser.cjs), checked with dependency-cruiser: the real
 // tree has no violation, and a planted one in a throw-away tree is named by its rule.
 import { test } from 'node:test';

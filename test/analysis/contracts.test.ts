@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // Every contract is written once, in schemas/: the generated types must be what the schemas generate,
 // and the SQL that loads the raw rows takes its column list from the schema, never from a hand copy.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The deviations section is generated from the record: a planted amendment frozen after a registered
 // attempt is listed with that attempt as its trigger; the attempt is compared with its successor;
 // sessions from data/runs.jsonl show a code change between them; overlapping runs are listed.

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // DuckDB's SQL-test style: each query runs on the small JSONL sample beside it and must give the rows
 // written in <name>.expected.json, which were counted by hand from the sample. The independent
 // TypeScript recount must give the same rows from the same sample.

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The reanalysis end to end on a throw-away tree (RSTACK_ROOT): agreement, determinism, and the
 // failures it exists for: a planted disagreement between SQL and recount, a row that breaks
 // FC = AS and not VTS, a recorded verdict its events do not produce.

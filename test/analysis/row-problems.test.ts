@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The recount's row checks: a trace counted twice is a problem, and what makes a trace the same is
 // its whole unit (a pilot row's model, an agent row's agent): two models' plans for one condition
 // and prompt are two traces.

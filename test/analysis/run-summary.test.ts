@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // Two runs of one arm through the same console tables, row beside row (make reproduce REDO=1's screen).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The replay table: the verifier's contract for the controlled app against the committed-state
 // policy's recorded verdict. On hand-made rows it counts agreement and disagreement as they are;
 // on the registered timelines (data/raw) it agrees on every row, in both browsers.

@@ -1,3 +1,4 @@
+// shares the machine: it asserts exit codes, files and what commands print, never an outcome that depends on speed.
 // bin/rstackbench: each documented exit code is what a user gets from the documented command,
 // provoked for real in a throw-away tree (RSTACK_ROOT); and what make gives for the same failures.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// shares the machine: its shards are joined and counted in the plan's order; no outcome is compared.
 // The multi-machine path of deploy/, without a cluster: two "pods", each a data root of its own
 // seeded with the frozen inputs only (as deploy/kubernetes/indexed-job.yaml does), run their shard of
 // a small registered arm at the same time with the real CLI; deploy/collect.ts brings both into a

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // Every relative link in README.md and docs/*.md resolves: the file exists, and a #fragment names a
 // heading of that page (GitHub's slug: lower case, punctuation dropped, spaces to hyphens).
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// shares the machine: it renders files (and pages) and asserts what they contain, never how fast.
 // Figures: every spec draws from a table the reanalysis writes; rendering is byte-identical on a
 // rerun; a figure without data says so; text is measured with the font it is drawn in.
 import { test, before, after } from 'node:test';

@@ -1,3 +1,4 @@
+// shares the machine: it renders files (and pages) and asserts what they contain, never how fast.
 // The paper: built from a sample tree under RSTACK_ROOT, in HTML and in Chromium's PDF; every table
 // is there (as a heading, a PDF bookmark, and a link to its query); no number is typed into the source.
 import { test, before, after } from 'node:test';

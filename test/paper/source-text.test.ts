@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The source papers are cited and compared, never copied: no run of ten or more consecutive words of
 // theirs appears in any tracked text file. The papers live in ../shared/seeds/ beside the repository
 // (as in CI: a fresh clone with a copy of shared/ beside it), or where RSTACK_SEEDS points; a clone

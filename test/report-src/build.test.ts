@@ -1,3 +1,4 @@
+// shares the machine: it renders files (and pages) and asserts what they contain, never how fast.
 // make report, tested in a real browser: the report of the registered record is generated into a
 // throw-away folder and opened from file:// in Debian's Chromium (the project's launch helper).
 // The record is only read (data/raw, data/excluded, data/tasks, analysis/out).

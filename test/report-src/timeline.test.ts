@@ -1,3 +1,4 @@
+// shares the machine: it renders files (and pages) and asserts what they contain, never how fast.
 // An outside agent's row that records its moments (prereg amendment 7), in a throw-away tree: its
 // scorecard cell (claimed done, AS, VTS, FC) equals the tree's analysis/out, and its timeline shows
 // the moments the row holds on the agent's clock, in time order, with the claim, the server's commit

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The evidence record's state machine, transition by transition: every (state, input) pair is
 // either the table's one legal move or an IllegalTransitionError, and the record's clock never goes back.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The verifier's contract checked against hand-made timelines: it closes only on the whole chain of
 // evidence, and fails closed on an unrelated request, a missing read-back, ambiguity and timeouts.
 import { test } from 'node:test';

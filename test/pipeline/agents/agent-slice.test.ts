@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The stratified slice an agent prereg may register: k per template and layer, seeded, stable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // An outside agent's identity, and the frozen prereg that must register exactly it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The observer extension that watches a Firefox page for the harness: its files carry nothing of
 // any condition (the page's scripts cannot see them, and an agent could read the profile), and its
 // listener takes moments only from the extension's own address.

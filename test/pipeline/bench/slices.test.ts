@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The bench's slices: every stratum represented, the same seed the same units, in plan order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

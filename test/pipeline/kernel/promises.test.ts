@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // Registered outputs: a prereg's `promises:` are checked by make verify against analysis/out and the paper.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // Amendment 7's stall rule, and which flag rule a protocol puts in force: pure, no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The speed rule on rows without moments (every row before amendment 7): what a row's own fields
 // decide and what they leave open. Rows built by hand; the conditions are the generated ones.
 import { test } from 'node:test';

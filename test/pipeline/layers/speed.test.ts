@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // Amendment 7's exact timing-sensitivity rule on hand-built timelines (no browser, every time chosen
 // by hand), and its "iff" against an independent simulation of the reference policies.
 import { test } from 'node:test';

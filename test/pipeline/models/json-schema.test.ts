@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The JSON-Schema-to-grammar translation of the model server, on the pilot's real plan schema and on
 // schemas it must refuse.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The plan schema (schemas/plan.schema.json, through ajv) and the rules beyond it; the sample draw;
 // the prompts read from the frozen prereg.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // rstackbench compare: unit by unit, flips apart from the rows flagged timing-sensitive; and on the
 // record, the superseded registered attempt against its successor shows the four Access rows the
 // deviations section names.

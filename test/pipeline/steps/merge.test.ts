@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // make merge orders a merged run by the arm's own plan function. Checked against the registered
 // single-machine runs in data/raw/: for every arm and browser, the plan the merge builds names the run
 // as its run target does and lists the units in the order that run wrote its rows.

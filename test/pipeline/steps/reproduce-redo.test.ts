@@ -1,3 +1,4 @@
+// shares the machine: its reruns are counted (same, flipped, flagged), never required to come out as the record.
 // make reproduce REDO=1 on a slice, in a real browser: a copy of the repository's record (prereg,
 // tasks, labels, registered runs, run log, manifests) as the root, the rerun's scratch folder beside
 // it. The record must hash the same after the rerun, byte for byte, and the comparison screen must

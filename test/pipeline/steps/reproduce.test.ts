@@ -1,3 +1,4 @@
+// shares the machine: it asserts exit codes, files and what commands print, never an outcome that depends on speed.
 // `make reproduce` on a clean copy of a complete record, as an artifact reviewer runs it: every arm
 // is complete, so it writes no row, and it must leave the record and every generated file as they
 // were — `git status --porcelain` empty, data/runs.jsonl and the provenance tables byte-identical.

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // rstackbench timings: wall time, rows' own time, concurrency, pauses and overlaps, from the rows alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // After a redo changes data/raw, verify says the tables are out of date and names the next command
 // (instead of one problem per table and figure); after that command the tree verifies again.
 import { test } from 'node:test';

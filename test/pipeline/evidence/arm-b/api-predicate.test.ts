@@ -1,3 +1,4 @@
+// shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // The `api` leaf of a production predicate: a test on the JSON of the application's own API, and
 // the labeler that fetches it in the manifest's session (cookies by path, extra headers).
 import { test, before, after } from 'node:test';
