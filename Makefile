@@ -18,8 +18,8 @@ ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
 # registered run; the registered record stays untouched (pipeline/steps/reproduce-redo.ts)
 REDO ?= 0
-# test files run at once by make test (Node's --test-concurrency): only files whose header says
-# `// shares the machine:` run beside each other, every other file alone (test/helpers/turns.ts); 1: one after another
+# test files run at once by make test (Node's test runner, test/helpers/run-tests.ts): only files whose
+# header says `// shares the machine:` run beside each other, every other file alone (test/helpers/turns.ts); 1: one after another
 TEST_CONCURRENCY ?= 2
 # a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own defaults (pipeline/browser/speed.ts)
 # SHARD=i/n SCRATCH=DIR: one machine's shard of the rerun; the n shards' folders brought together, a rerun
@@ -49,7 +49,7 @@ typecheck: setup ## type-check the project (make test does it beside its set-up)
 # WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up); the type
 # check runs beside that set-up (--beside: it needs the CPU while the set-up waits on the network), the tests after it passed
 test: setup ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
-	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor --beside "$(TYPECHECK)" -- $(TSX) --import ./test/helpers/take-turn.ts --test --test-concurrency=$(TEST_CONCURRENCY) --test-reporter=spec $$($(TSX) test/helpers/files.ts)
+	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor --beside "$(TYPECHECK)" -- $(TSX) --import "$(CURDIR)/test/helpers/take-turn.mjs" test/helpers/run-tests.ts --concurrency $(TEST_CONCURRENCY)
 
 test-real-plan: setup ## only the real-model test of make test: one real plan with the smallest local model, endpoint → plan → freeze → interpreter → a smoke row
 	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.test.ts
@@ -169,7 +169,7 @@ production-editor: ## start the second Arm B site: WordPress's block and site ed
 production-editor-stop: ## stop only the processes production-editor started (by pid file)
 	@$(RSTACKBENCH) production-editor-stop
 
-.PHONY: label-arm-b run-arm-b
+.PHONY: label-arm-b run-arm-b run-arm-b-contracts
 # Arm B runs in Firefox as the paper did, unless BROWSER is given on the command line or in the environment
 ARM_B_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),firefox,$(BROWSER))
 
@@ -178,6 +178,8 @@ label-arm-b: setup ## truth labels of the production sample by direct HTTP, no b
 
 run-arm-b: setup ## the production sample under the arm-b protocol in force; Firefox unless BROWSER=chromium (ARM_B_MANIFEST=path)
 	@$(RSTACKBENCH) run-arm-b --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
+run-arm-b-contracts: setup ## the production sample's navigations verified under action-specific contracts (verifier/); Firefox unless BROWSER=chromium (ARM_B_MANIFEST=path; ARGS=--smoke until its prereg is frozen)
+	@$(RSTACKBENCH) run-arm-b-contracts --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
 # ── study `evidence` (controlled arm in Chromium, Arm A in Firefox) ─────────────────────────────
 .PHONY: tasks-evidence run-controlled run-arm-a
 

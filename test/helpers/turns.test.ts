@@ -1,6 +1,6 @@
 // shares the machine: its own nested runner starts tiny files that only write lines and wait.
-// make test's turns (test/helpers/turns.ts): through a real Node test runner at a concurrency of
-// four, the files that run alone never overlap anything, and the sharing ones do run together; a
+// make test's turns (test/helpers/turns.ts): through make test's own runner, with every file started
+// at once, the files that run alone never overlap anything, and the sharing ones do run together; a
 // turn held by a process that is gone is cleared.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,16 +23,23 @@ test(${JSON.stringify(name)}, async () => {
     ? `let saw = false;
   for (let i = 0; i < Number(process.env.PARTNER_WAITS) && !saw; i++) { saw = fs.readFileSync(${JSON.stringify(log)}, 'utf8').includes('start ${partner}\\n'); if (!saw) await new Promise((r) => setTimeout(r, 100)); }
   line((saw ? 'saw ' : 'missed ') + ${JSON.stringify(partner)});`
-    : 'await new Promise((r) => setTimeout(r, 300));'}
+    : `await new Promise((r) => setTimeout(r, 300));
+  // what the preload must leave alone: a worker thread, and a child given this process's flags in another folder
+  const { Worker } = await import('node:worker_threads');
+  const { spawnSync } = await import('node:child_process');
+  const worker = new Worker('process.exit(0)', { eval: true });
+  const code = await new Promise((r) => worker.on('exit', r));
+  const child = spawnSync(process.execPath, [...process.execArgv, '-e', 'console.log("child ran")'], { cwd: ${JSON.stringify(path.join(codeRoot, 'test'))}, encoding: 'utf8' });
+  line(\`helpers of \${${JSON.stringify(name)}}: worker \${code}, child \${child.status} \${child.stdout.trim()} \${child.stderr.trim().split('\\n')[0] ?? ''}\`);`}
   line('end ${name}');
 });
 `;
 
-/** Runs `files` through a Node test runner of its own at `concurrency`, with make test's --import; the log's lines. */
+/** Runs `files`, in this order, through make test's runner (test/helpers/run-tests.ts, with its --import) at `concurrency`; the log's lines. */
 async function runFakes(dir: string, files: string[], concurrency: number, partnerWaits: number): Promise<string[]> {
   const log = path.join(dir, 'log.txt');
   fs.writeFileSync(log, '');
-  const argv = ['--import', 'tsx', '--import', path.join(codeRoot, 'test/helpers/take-turn.ts'), '--test', `--test-concurrency=${concurrency}`, ...files];
+  const argv = ['--import', 'tsx', '--import', path.join(codeRoot, 'test/helpers/take-turn.mjs'), path.join(codeRoot, 'test/helpers/run-tests.ts'), '--concurrency', String(concurrency), ...files];
   // a runner of its own: without NODE_TEST_CONTEXT, which marks this file's process as a runner's child
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
   const runner = spawn(process.execPath, argv, { cwd: codeRoot, env: { ...env, PARTNER_WAITS: String(partnerWaits) }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +48,7 @@ async function runFakes(dir: string, files: string[], concurrency: number, partn
   runner.stderr.on('data', (d) => (output += d));
   const exitCode = await new Promise<number | null>((resolve) => runner.on('close', resolve));
   assert.equal(exitCode, 0, output);
-  assert.match(output, new RegExp(`# pass ${files.length}\\b`), output);
+  assert.match(output, new RegExp(`ℹ pass ${files.length}\\n`), output);
   assert.equal(fs.existsSync(path.join(os.tmpdir(), `rstackbench-test-turns-${runner.pid}`)), false, 'the last one out removed the turns folder');
   return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
 }
@@ -65,11 +72,12 @@ test('alone files overlap nothing, at any concurrency; in make test\'s order the
     // every file started at once, the alone ones first: each alone file still runs with nothing beside it
     const atOnce = await runFakes(dir, ['a1', 'a2', 'a3', 's1', 's2'].map((n) => path.join(dir, `${n}.test.ts`)), 5, 0);
     assert.equal(atOnce.filter((l) => l.startsWith('start ')).length, 5, atOnce.join('\n'));
-    assertAloneRanAlone(atOnce, ['a1', 'a2', 'a3']);
+    assertAloneRanAlone(atOnce.filter((l) => !l.startsWith('helpers of ')), ['a1', 'a2', 'a3']);
+    for (const a of ['a1', 'a2', 'a3']) assert.ok(atOnce.includes(`helpers of ${a}: worker 0, child 0 child ran `), `a worker and a child with the runner's flags run as usual\n${atOnce.join('\n')}`);
 
     // make test's order at its concurrency: the pair shares, then the alone files take their turns
     const inOrder = await runFakes(dir, ordered, 2, 300);
-    assertAloneRanAlone(inOrder, ['a1', 'a2', 'a3']);
+    assertAloneRanAlone(inOrder.filter((l) => !l.startsWith('helpers of ')), ['a1', 'a2', 'a3']);
     assert.ok(inOrder.includes('saw s2') && inOrder.includes('saw s1'), `the sharing pair ran at once\n${inOrder.join('\n')}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,10 @@
-// Turns on the machine for make test's files, which Node's runner starts several at a time
-// (--test-concurrency): a file whose header has a line beginning `// shares the machine:` (with
+// Turns on the machine for make test's files, which its runner (test/helpers/run-tests.ts) starts
+// several at a time (TEST_CONCURRENCY): a file whose header has a line beginning `// shares the machine:` (with
 // the reason it may) runs beside other such files; every other file runs alone, with no other test
 // file running. Alone is the default, so a new test that watches a timing window, measures, or
 // compares a rerun's outcomes is never run beside another by accident.
 //
-// test/helpers/take-turn.ts, loaded with --import before each test file (Node's runner passes its
+// test/helpers/take-turn.mjs, loaded with --import before each test file (Node's runner passes its
 // --import flags on to the file's process), waits for the file's turn before its tests are even
 // declared, and gives the turn back when the process exits. The turns are a readers-writer lock in
 // files, in a folder of the runner's own (named after its process id, the test files' parent), so
