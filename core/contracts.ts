@@ -178,7 +178,7 @@ export interface LayersFields {
  */
 export interface EvidenceFields {
   study?: "evidence";
-  arm?: "controlled" | "arm-a" | "arm-b";
+  arm?: "controlled" | "arm-a" | "arm-b" | "arm-b-contracts";
   scenario: string;
   delay_ms: number;
   rep: number;
@@ -193,6 +193,40 @@ export interface EvidenceFields {
     [k: string]: Verdict;
   };
   error?: string | null;
+  /**
+   * arm arm-b-contracts: the verifier's evidence record of the trial's navigation under its contract (verifier/src/machine.ts): its state, the reason of a failed or ambiguous one, and every move, timestamped from the dispatch
+   */
+  evidence_record?: {
+    action_id: string;
+    state:
+      | "declared"
+      | "dispatched"
+      | "ui-observed"
+      | "correlated"
+      | "transport-resolved"
+      | "semantic-checked"
+      | "re-read"
+      | "closed"
+      | "failed"
+      | "ambiguous";
+    reason: string | null;
+    transitions: {
+      from: string;
+      input: string;
+      to: string;
+      t_ms: number;
+      detail: {
+        [k: string]: unknown;
+      };
+    }[];
+  };
+  /**
+   * arm arm-b-contracts: the contract the trial was verified under, as declared before it ran: the kind of URL it was derived from and what it checks
+   */
+  contract?: {
+    kind: "front-page" | "front-end" | "search" | "site-editor" | "block-editor" | "other";
+    summary: string;
+  };
 }
 
 export interface TimelineEvent {
@@ -565,7 +599,7 @@ export type Exclusion = {
 export type PreregFrontMatter = {
   id: string;
   study: "layers" | "evidence";
-  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b";
+  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b" | "arm-b-contracts";
   version: string;
   /**
    * the id of the prereg or amendment this one amends and replaces as the protocol in force
@@ -607,7 +641,7 @@ export type RunLogLine = {
   session: string;
   run_id: string;
   study: "layers" | "evidence";
-  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b";
+  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b" | "arm-b-contracts";
   browser: "chromium" | "firefox";
   /**
    * the run file, relative to the root

@@ -76,6 +76,38 @@ export const armBPlanNaming = (protocolId: string, manifest: ProductionManifest,
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** What every Arm B runner needs of its sample once the preflight passed: the site answers, its frozen labels still describe it, the smoke subset, the truth and the session. */
+export async function readySample(ready: Awaited<ReturnType<typeof preflight>>, options: Pick<RunOptions, 'cases' | 'reps'>) {
+  const { manifest, labels } = ready;
+  if (!(await siteAnswers(manifest.origin))) throw new RStackError(messages.armB.siteDown(manifest.origin), { exitCode: 1 });
+  // the frozen labels must still describe the site: relabel by direct HTTP and compare (no browser yet)
+  const { labels: now } = await labelManifest(manifest);
+  const drifted = now.filter((l) => {
+    const frozen = labels.cases.find((c) => c.case_id === l.case_id)!;
+    return frozen.truth !== l.truth || frozen.status !== l.status || frozen.final_url !== l.final_url;
+  });
+  if (drifted.length) throw new RStackError(messages.armB.siteDrifted(drifted.map((l) => `${l.case_id}: now ${l.status} ${l.truth}`)), { exitCode: 1 });
+  if (options.cases) {
+    const unknown = options.cases.filter((id) => !manifest.cases.some((c) => c.id === id));
+    if (unknown.length) throw new UsageError(`unknown case in --cases; the manifest has ${manifest.cases.map((c) => c.id).join(', ')}`);
+  }
+  // a smoke subset (--cases, --reps) is a selection of condition ids, like --only
+  let subset: string | undefined;
+  if (options.cases || options.reps) {
+    const picked = armBTrials(manifest).filter((t) => (!options.cases || options.cases.includes(t.c.id)) && t.rep < (options.reps ?? manifest.repetitions));
+    subset = `^(${picked.map((t) => escapeRegExp(conditionId(manifest, t.c.id, t.rep))).join('|')})$`;
+  }
+  const session = readSession(manifest);
+  return {
+    manifest,
+    manifestFile: ready.manifestFile,
+    subset,
+    truth: new Map(labels.cases.map((l) => [l.case_id, l.truth])),
+    cookies: session ? contextCookies(session, manifest.origin) : undefined,
+    headers: session?.headers ?? {},
+  };
+}
+
 export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   if (!options.smoke && (options.cases || options.reps)) throw new UsageError('--cases and --reps take a subset, which only a --smoke run may do: a registered run is the whole manifest');
   const browserName = options.browser ?? 'firefox';
@@ -89,31 +121,12 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
       const protocol = protocols.current;
       protocolId = protocol.id;
       const ready = await preflight(manifestPath(options.manifest), gated.entry);
-      const { manifest, labels } = ready;
       if (!options.smoke) excludeSuperseded(protocols);
-      if (!(await siteAnswers(manifest.origin))) throw new RStackError(messages.armB.siteDown(manifest.origin), { exitCode: 1 });
-      // the frozen labels must still describe the site: relabel by direct HTTP and compare (no browser yet)
-      const { labels: now } = await labelManifest(manifest);
-      const drifted = now.filter((l) => {
-        const frozen = labels.cases.find((c) => c.case_id === l.case_id)!;
-        return frozen.truth !== l.truth || frozen.status !== l.status || frozen.final_url !== l.final_url;
-      });
-      if (drifted.length) throw new RStackError(messages.armB.siteDrifted(drifted.map((l) => `${l.case_id}: now ${l.status} ${l.truth}`)), { exitCode: 1 });
-      if (options.cases) {
-        const unknown = options.cases.filter((id) => !manifest.cases.some((c) => c.id === id));
-        if (unknown.length) throw new UsageError(`unknown case in --cases; the manifest has ${manifest.cases.map((c) => c.id).join(', ')}`);
-      }
-      const trials = armBTrials(manifest);
-      // a smoke subset (--cases, --reps) is a selection of condition ids, like --only
-      if (options.cases || options.reps) {
-        const picked = trials.filter((t) => (!options.cases || options.cases.includes(t.c.id)) && t.rep < (options.reps ?? manifest.repetitions));
-        subset = `^(${picked.map((t) => escapeRegExp(conditionId(manifest, t.c.id, t.rep))).join('|')})$`;
-      }
-      const truth = new Map(labels.cases.map((l) => [l.case_id, l.truth]));
-      const session = readSession(manifest);
-      const cookies = session ? contextCookies(session, manifest.origin) : undefined;
+      const sample = await readySample(ready, options);
+      const { manifest, truth, cookies } = sample;
+      subset = sample.subset;
       log({ kind: 'info', message: `arm-b: protocol ${protocol.id} (v${protocol.version}, ${protocol.file}); policies ${protocol.policies.join(', ')}` });
-      log({ kind: 'info', message: `arm-b: ${rel(ready.manifestFile)} on ${manifest.origin}` });
+      log({ kind: 'info', message: `arm-b: ${rel(sample.manifestFile)} on ${manifest.origin}` });
       return {
         ...armBPlanNaming(protocol.id, manifest, browserName),
         only: subset,
