@@ -4,7 +4,7 @@
 // (false_completion = apparent_success and not vts), the recount uses the definition and the SQL
 // the recorded field, so a row that breaks the definition cannot pass unnoticed.
 import path from 'node:path';
-import { mean, median } from '../core/stats.ts';
+import { mean, median, quantile } from '../core/stats.ts';
 import { type EvidenceRow, type LayersRow, type Located } from './rows.ts';
 import type { TableRow } from './tables.ts';
 import { bodyStability, samples, titleSettlement, type TimelineEvent } from '../core/evidence/production.ts';
@@ -109,7 +109,8 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   const layers = input.layers.map((l) => l.row);
   // the study's record; Arm B's is the sample its prereg names (analysis/queries/load_evidence.sql)
   const evidenceAll = input.evidence.map((l) => l.row);
-  const evidence = evidenceAll.filter((r) => r.arm !== 'arm-b' || sampleOf(r) === ARM_B_RECORD_SAMPLE);
+  // the contracts arm is exploratory, never the study's record (its own tables below)
+  const evidence = evidenceAll.filter((r) => (r.arm !== 'arm-b' && r.arm !== 'arm-b-contracts') || (r.arm === 'arm-b' && sampleOf(r) === ARM_B_RECORD_SAMPLE));
   const main = layers.filter((r) => r.arm === 'main');
   const out: Record<string, TableRow[]> = {};
 
@@ -309,6 +310,29 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   ].map(({ key: [sample, browser, kind, policy], items }) => ({
     sample, browser, kind, policy,
     ...productionCounts(items),
+  }));
+
+  // the contracts arm beside the registered Arm B policies of the same sample and browser
+  const contractRows = evidenceAll.filter((r) => r.arm === 'arm-b-contracts');
+  const contractVerdicts = flatVerdicts(contractRows).map((v) => ({ ...v, sample: sampleOf(v) }));
+  const ran = new Set(contractVerdicts.map((v) => `${v.sample}|${v.browser}`));
+  const besideContracts = [
+    ...contractVerdicts,
+    ...production.filter((v) => ran.has(`${v.sample}|${v.browser}`) && (v.policy === 'network-completion' || v.policy === 'body-stable')),
+  ];
+  out.evidence_arm_b_contracts = [
+    ...groupBy(besideContracts, (v) => [v.sample, v.browser, v.scenario, v.policy]),
+    ...groupBy(besideContracts, (v) => [v.sample, v.browser, 'all', v.policy]),
+  ].map(({ key: [sample, browser, kind, policy], items }) => {
+    const latencies = items.flatMap((v) => (v.latency_ms === null ? [] : [v.latency_ms]));
+    return { sample, browser, kind, policy, ...productionCounts(items), median_latency_ms: median(latencies), p95_latency_ms: quantile(latencies, 0.95) };
+  });
+  out.evidence_arm_b_contracts_stages = groupBy(contractRows, (r) => {
+    const record = r.evidence_record!;
+    const endedFrom = record.state === 'closed' ? '-' : (record.transitions.at(-1)?.from ?? '-');
+    return [sampleOf(r), r.browser.name, r.scenario, r.contract!.kind, record.state, endedFrom];
+  }).map(({ key: [sample, browser, kind, contract_kind, state, ended_from], items }) => ({
+    sample, browser, kind, contract_kind, state, ended_from, n: items.length, successes: count(items, (r) => r.truth === 'success'),
   }));
 
   const productionEngines = pairsOf(

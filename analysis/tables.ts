@@ -185,6 +185,20 @@ export const tables: TableDef[] = [
   pairedTable('evidence_production_engines', ['sample', 'policy', 'browser_a', 'browser_b'],
     'Production arm (arm-b) in two engines: Firefox and Chromium on the same trials, per sample and policy'),
   sqlTable({
+    name: 'evidence_arm_b_contracts',
+    title: 'Arm B contracts (exploratory): the verifier under action-specific contracts beside network-completion and body-stable, per sample, browser and case kind',
+    keys: ['sample', 'browser', 'kind', 'policy'],
+    ...productionColumns,
+    rates: [...productionColumns.rates, { name: 'false_reject', k: 'false_reject_n', n: 'successes' }],
+    measures: ['median_latency_ms', 'p95_latency_ms'],
+  }),
+  sqlTable({
+    name: 'evidence_arm_b_contracts_stages',
+    title: 'Arm B contracts (exploratory): how the records ended, by the stage a rejected one ended from',
+    keys: ['sample', 'browser', 'kind', 'contract_kind', 'state', 'ended_from'],
+    counts: ['n', 'successes'],
+  }),
+  sqlTable({
     name: 'evidence_production_waits',
     title: 'Production arm (arm-b): rendering after domcontentloaded and settlement waits (ms)',
     keys: ['sample', 'browser'],

@@ -6,8 +6,8 @@
 import type { EvidenceRow, Located, TimelineEvent, Verdict } from './rows.ts';
 import type { TableRow } from './tables.ts';
 
-/** An evidence policy: a pure function from the timeline of one trial to its verdict. */
-export type VerdictFn = (events: readonly TimelineEvent[]) => Verdict;
+/** An evidence policy: a pure function from the timeline of one trial (and, for a verdict that is a record's end, the row) to its verdict. */
+export type VerdictFn = (events: readonly TimelineEvent[], row?: EvidenceRow) => Verdict;
 
 export interface VerdictRegistry {
   /** The function that made `policy`'s verdicts in `arm`, or undefined when none is registered. */
@@ -51,7 +51,7 @@ export function checkVerdicts(rows: Located<EvidenceRow>[], registry: VerdictReg
       if (!fn) continue;
       let again: Verdict;
       try {
-        again = fn(row.events);
+        again = fn(row.events, row);
       } catch (cause) {
         problems.push(`${rel(file)}:${line}: policy ${policy} threw while recomputing its verdict: ${(cause as Error).message}`);
         g.accept_mismatch_n++;

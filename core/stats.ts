@@ -47,3 +47,13 @@ export function median(values: number[]): number | null {
 export function mean(values: number[]): number | null {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
+
+/** The q-quantile with linear interpolation between the closest ranks (DuckDB's quantile_cont, R's type 7). */
+export function quantile(values: number[], q: number): number | null {
+  if (!values.length) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return s[lo]! + (s[hi]! - s[lo]!) * (at - lo);
+}

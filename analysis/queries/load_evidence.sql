@@ -6,11 +6,14 @@
 --           data/tasks/arm-b/manifest.json, id wordpress-local); another production sample is its
 --           own sample, never pooled with it: production_rows and production_verdicts hold every
 --           sample's Arm B rows, with `sample` (the manifest id, the first part of the condition
---           id), for the per-sample tables.
+--           id), for the per-sample tables; contract_rows and contract_verdicts the same for the
+--           contracts arm, with the record's end (state, the stage it failed from).
 -- an Arm B row's sample is the first part of its condition id (<sample>/<case>/<rep>); the record's
 -- sample is named once, here
 CREATE OR REPLACE MACRO sample_of(condition_id) AS split_part(condition_id, '/', 1);
-CREATE OR REPLACE MACRO in_record(arm, condition_id) AS arm <> 'arm-b' OR sample_of(condition_id) = 'wordpress-local';
+-- the exploratory contracts arm (arm-b-contracts, prereg/evidence-arm-b-contracts.md) is never the
+-- study's record: its rows are contract_rows and contract_verdicts, beside the samples' Arm B rows
+CREATE OR REPLACE MACRO in_record(arm, condition_id) AS (arm <> 'arm-b' AND arm <> 'arm-b-contracts') OR (arm = 'arm-b' AND sample_of(condition_id) = 'wordpress-local');
 
 CREATE OR REPLACE TABLE evidence_rows_all AS
 SELECT * FROM evidence_trace WHERE study = 'evidence';
@@ -42,3 +45,16 @@ SELECT * FROM evidence_verdicts_all WHERE in_record(arm, condition_id);
 
 CREATE OR REPLACE TABLE production_verdicts AS
 SELECT sample_of(condition_id) AS sample, * FROM evidence_verdicts_all WHERE arm = 'arm-b';
+
+CREATE OR REPLACE TABLE contract_rows AS
+SELECT
+  sample_of(condition_id) AS sample,
+  contract.kind AS contract_kind,
+  evidence_record.state AS record_state,
+  -- the stage a failed or ambiguous record ended from (null for a closed one)
+  CASE WHEN evidence_record.state = 'closed' THEN NULL ELSE json_extract_string(evidence_record.transitions, '$[#-1].from') END AS failed_from,
+  *
+FROM evidence_rows_all WHERE arm = 'arm-b-contracts';
+
+CREATE OR REPLACE TABLE contract_verdicts AS
+SELECT sample_of(condition_id) AS sample, * FROM evidence_verdicts_all WHERE arm = 'arm-b-contracts';
