@@ -33,7 +33,8 @@ function armBRuns(): FirstRow[] {
   return out;
 }
 
-export async function preflight(manifestFile: string, head: LedgerEntry): Promise<Ready> {
+/** `labelsBeforeTelemetry: false` skips the last check only: for a smoke run, which is never analysed (a look at the void first editor draw, whose labels came after its telemetry). */
+export async function preflight(manifestFile: string, head: LedgerEntry, options: { labelsBeforeTelemetry?: boolean } = {}): Promise<Ready> {
   const manifest = readManifest(manifestFile);
   const manifestRel = rel(manifestFile);
   if (!(manifestRel in head.files)) throw new GateError(messages.armB.manifestUnfrozen(manifestRel));
@@ -50,6 +51,7 @@ export async function preflight(manifestFile: string, head: LedgerEntry): Promis
     const l = labels.cases.find((x) => x.case_id === c.id)!;
     if (l.url !== c.url || l.kind !== c.kind) throw new GateError(messages.armB.labelsMismatchManifest(labelsRel, `${c.id} differs in url or kind`));
   }
+  if (options.labelsBeforeTelemetry === false) return { manifest, manifestFile, labels, labelsFile };
   // when were these exact labels first frozen? telemetry of this sample must not be older
   const hash = head.files[labelsRel]!;
   const firstFrozen = readLedger().find((l) => l.entry.files[labelsRel] === hash)!.entry.at;

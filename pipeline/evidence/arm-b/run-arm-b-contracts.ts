@@ -51,7 +51,10 @@ export async function runArmBContracts(options: ContractsOptions = {}) {
   const protocol = prereg?.id ?? contractsArm.draftId;
   const manifest = readManifest(manifestPath(options.manifest));
   const result = await runArm<Trial, EvidenceRow>({ smoke: options.smoke ?? false, workers: 1, redo: options.redo, shard: options.shard }, async (gated) => {
-    const sample = await readySample(await preflight(manifestPath(options.manifest), gated.entry), options);
+    // a registered run keeps every Arm B check; a smoke run, never analysed, may look at the void first
+    // editor draw, whose labels were frozen after its own telemetry (that is why it is void)
+    const ready = await preflight(manifestPath(options.manifest), gated.entry, { labelsBeforeTelemetry: !options.smoke });
+    const sample = await readySample(ready, options);
     log({ kind: 'info', message: `${contractsArm.arm}: ${prereg ? `prereg ${prereg.file}` : 'no prereg yet (smoke)'}; ${rel(sample.manifestFile)} on ${manifest.origin}` });
     return {
       study: contractsArm.study,
