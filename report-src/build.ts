@@ -48,7 +48,7 @@ export interface Built { dir: string; files: number; bytes: number; pageBytes: n
 
 /** The unit a trace measures, the same in every run and browser of it (its flips are compared there). */
 export function unitOf(r: Row): string {
-  if (r.study === 'evidence') return `evidence|${r.arm === 'arm-b' ? 'arm-b' : 'matrix'}|${r.condition_id}`;
+  if (r.study === 'evidence') return `evidence|${r.arm === 'arm-b' || r.arm === 'arm-b-contracts' ? r.arm : 'matrix'}|${r.condition_id}`;
   return `layers|${r.arm}|${r.condition_id}|${r.policy}${r.arm === 'horizon' ? `|${r.horizon_ms}` : ''}`;
 }
 
@@ -120,7 +120,7 @@ export async function buildReport(options: { outDir?: string; record?: ReportRec
 
   const taskFiles = [...record.tasks.keys()];
   const taskOf = (r: Row) => {
-    const id = r.arm === 'arm-b' ? String(r.condition_id).split('/').slice(0, 2).join('/') : r.condition_id;
+    const id = r.arm === 'arm-b' || r.arm === 'arm-b-contracts' ? String(r.condition_id).split('/').slice(0, 2).join('/') : r.condition_id;
     return taskFiles.findIndex((f) => record.tasks.get(f)!.has(id));
   };
 

@@ -49,8 +49,9 @@ const claimed: Measure = { name: 'claimed', label: 'claimed done', k: 'claimed_n
 
 const layers = (arm: string) => (r: Row) => r.study === 'layers' && r.arm === arm;
 // the study's record: every controlled and Arm A row, and Arm B's registered sample only (the
-// rule of analysis/queries/load_evidence.sql, in_record; a drift shows as a recount mismatch)
-const inEvidenceRecord = (r: Row) => r.study === 'evidence' && (r.arm !== 'arm-b' || String(r.condition_id).split('/')[0] === 'wordpress-local');
+// rule of analysis/queries/load_evidence.sql, in_record: the exploratory contracts arm is never in it;
+// a drift shows as a recount mismatch)
+const inEvidenceRecord = (r: Row) => r.study === 'evidence' && ((r.arm !== 'arm-b' && r.arm !== 'arm-b-contracts') || (r.arm === 'arm-b' && String(r.condition_id).split('/')[0] === 'wordpress-local'));
 const perPolicy = (r: Row, base: (p: string) => Key): Key[] => Object.keys(r.verdicts ?? {}).map(base);
 
 export const sectionDefs: SectionDef[] = [
