@@ -34,4 +34,18 @@ const stream = run({ files, concurrency });
 stream.on('test:fail', (event) => {
   if (!event.todo) process.exitCode = 1;
 });
-stream.compose(new spec()).pipe(process.stdout);
+// each file's time (its top-level tests' durations summed), the slowest printed after the summary, so
+// a run's log says where make test's minutes go
+const perFile = new Map<string, number>();
+stream.on('test:pass', (event) => tally(event));
+stream.on('test:fail', (event) => tally(event));
+function tally(event: { nesting: number; file?: string; details: { duration_ms: number } }) {
+  if (event.nesting !== 0 || !event.file) return;
+  perFile.set(event.file, (perFile.get(event.file) ?? 0) + event.details.duration_ms);
+}
+const out = stream.compose(new spec());
+out.pipe(process.stdout, { end: false });
+out.on('end', () => {
+  const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 25);
+  process.stdout.write(`\nslowest files (their tests' time, s):\n${slowest.map(([f, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)}  ${f.replace(process.cwd() + '/', '')}`).join('\n')}\n`);
+});

@@ -16,7 +16,9 @@ export class Actor {
   /** when (process clock) the policy's first look at whether a control was there returned, if it looked */
   firstLookDone: number | null = null;
   readonly moments: PolicyMoments = { firstLookStartedAt: null, firstLookSaw: null, timedWaits: [], successSeenAt: null, confirmedAt: null, actionTimeout: null };
-  constructor(readonly page: Page) {}
+  /** timeoutMs: the bound on each action, the harness's own unless a caller that measures nothing
+   *  of timing (the fixtures' leak test) asks for a looser one */
+  constructor(readonly page: Page, readonly timeoutMs: number = ACTION_TIMEOUT_MS) {}
 
   /** Looks, without waiting, whether a control is visible now (not an action). */
   async look(target: Locator): Promise<boolean> {
@@ -65,20 +67,20 @@ export class Actor {
     try {
       await run();
     } catch (e) {
-      if ((e as Error).name === 'TimeoutError') this.moments.actionTimeout = { action, startedAt: started, timeoutMs: ACTION_TIMEOUT_MS, message: (e as Error).message.split('\n')[0] ?? '' };
+      if ((e as Error).name === 'TimeoutError') this.moments.actionTimeout = { action, startedAt: started, timeoutMs: this.timeoutMs, message: (e as Error).message.split('\n')[0] ?? '' };
       throw e;
     }
   }
 
   click(target: Locator): Promise<void> {
-    return this.act('click', () => target.click({ timeout: ACTION_TIMEOUT_MS }));
+    return this.act('click', () => target.click({ timeout: this.timeoutMs }));
   }
 
   select(target: Locator, value: string): Promise<void> {
-    return this.act('select', () => target.selectOption(value, { timeout: ACTION_TIMEOUT_MS }));
+    return this.act('select', () => target.selectOption(value, { timeout: this.timeoutMs }));
   }
 
   fill(target: Locator, value: string): Promise<void> {
-    return this.act('fill', () => target.fill(value, { timeout: ACTION_TIMEOUT_MS }));
+    return this.act('fill', () => target.fill(value, { timeout: this.timeoutMs }));
   }
 }
