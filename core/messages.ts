@@ -110,6 +110,8 @@ export const messages = {
   noUnitMatches: (only: string | undefined, shard: string | undefined) => `no condition matches${only ? ` --only ${only}` : ''}${shard ? ` --shard ${shard}` : ''}`,
   evidenceWorkersCap: (arm: string, workers: number, most: number, source: string) =>
     `--workers ${workers}: a registered ${arm} run takes at most ${most} row${most > 1 ? 's' : ''} at once (${source}); a --smoke run may take more`,
+  evidenceRowsPerBrowser: (arm: string, workers: number, browsers: number, perBrowser: number, source: string) =>
+    `--workers ${workers} --browsers ${browsers}: a registered ${arm} run takes at most ${perBrowser} row${perBrowser > 1 ? 's' : ''} at once in each browser process (${source}); give --browsers ${Math.ceil(workers / perBrowser)}`,
   registeredRunBusy: (sessions: string[]) =>
     `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,
   attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,

@@ -1,8 +1,8 @@
 // The bench's flow (make bench):
 //
 //   slices      a seeded, stratified sample of each arm (slices.ts): layers main in Chromium and in
-//               Firefox (every template × layer × severity × policy), evidence controlled (Chromium;
-//               every scenario × delay)
+//               Firefox (every template × layer × severity × policy), the evidence matrix in Chromium
+//               (the controlled arm) and in Firefox (Arm A; every scenario × delay)
 //   blocks      each slice cut into interleaving blocks; in each block both variants run the same
 //               units, in alternating order (A B, B A, A B …), so the machine's noise hits both alike
 //   variants    compare mode: A = naive, B = ours (harness.ts); load mode: A = ours, B = ours under a
@@ -29,11 +29,12 @@ import { matrixPlan, readTasks } from '../evidence/matrix.ts';
 import { evidenceTasksPath } from '../evidence/tasks-file.ts';
 import { compareRuns, unitOf, timingSensitive } from '../steps/compare.ts';
 import type { BrowserName } from '../browser/launch.ts';
+import { runGates, type GateInput } from '../evidence/gates.ts';
 import { blocksOf, stratifiedSample } from './slices.ts';
 import { runBlock, type BlockOutcome, type Harness } from './harness.ts';
 import { startCpuHog, type CpuHog } from './cpu-hog.ts';
 
-export const sliceIds = ['layers-chromium', 'layers-firefox', 'evidence-chromium'] as const;
+export const sliceIds = ['layers-chromium', 'layers-firefox', 'evidence-chromium', 'evidence-firefox'] as const;
 export type SliceId = (typeof sliceIds)[number];
 
 export interface BenchOptions {
@@ -41,6 +42,7 @@ export interface BenchOptions {
   slices: SliceId[];
   /** layers units per browser (288: a third of the main arm's 864) */
   layersSize: number;
+  /** evidence rows per browser */
   evidenceSize: number;
   blocks: number;
   seed: string;
@@ -66,12 +68,14 @@ const evidenceStratum = (t: EvidenceTask) => `${t.scenario}|${t.delay_ms}`;
 
 function buildSlices(o: BenchOptions): Slice[] {
   return o.slices.map((id): Slice => {
-    if (id === 'evidence-chromium') {
+    if (id === 'evidence-chromium' || id === 'evidence-firefox') {
+      // the same stratified rows in either browser: the controlled arm in Chromium, Arm A in Firefox
       const tasks = stratifiedSample(readTasks(evidenceTasksPath()), evidenceStratum, o.evidenceSize, o.seed);
+      const [browser, arm] = id === 'evidence-chromium' ? (['chromium', 'controlled'] as const) : (['firefox', 'arm-a'] as const);
       return {
-        id, browser: 'chromium', kind: 'evidence', units: tasks,
-        plan: (units) => matrixPlan('controlled', 'chromium', units as EvidenceTask[]) as RunPlan<unknown, TraceRow, unknown>,
-        registeredFile: existingRun({ study: 'evidence', arm: 'controlled', prefix: 'evidence-controlled-chromium', stamped: true }, false),
+        id, browser, kind: 'evidence', units: tasks,
+        plan: (units) => matrixPlan(arm, browser, units as EvidenceTask[]) as RunPlan<unknown, TraceRow, unknown>,
+        registeredFile: existingRun({ study: 'evidence', arm, prefix: `evidence-${arm}-${browser}`, stamped: true }, false),
       };
     }
     const browser: BrowserName = id === 'layers-firefox' ? 'firefox' : 'chromium';
@@ -189,8 +193,14 @@ export async function runBench(o: BenchOptions) {
       const flips = flipsOf(slice.id, names, variants[0]!.blocks.flatMap((x) => x.rows), variants[1]!.blocks.flatMap((x) => x.rows), registered);
       flippedRows.push(...flips.rows);
       const blockRatios = variants[0]!.blocks.map((x, i) => x.wallMs / variants[1]!.blocks[i]!.wallMs);
+      // an evidence slice's rows face the instrumentation gates, as a run's do: the rows of each variant
+      // that fail one, by gate (the load trial's question is whether overlap under load still passes)
+      const gatesFailed = slice.kind === 'evidence'
+        ? Object.fromEntries(variants.map((v, i) => [names[i]!, Object.fromEntries(runGates(v.blocks.flatMap((x) => x.rows) as unknown as GateInput[]).filter((g) => g.failed.length).map((g) => [g.id, g.failed]))]))
+        : null;
       perSlice[slice.id] = {
         units: slice.units.length,
+        ...(gatesFailed ? { gates_failed: gatesFailed } : {}),
         registered_file: slice.registeredFile ? rel(slice.registeredFile) : null,
         [names[0]]: a,
         [names[1]]: bVar,

@@ -61,14 +61,21 @@ export function matrixPlan(arm: MatrixOptions['arm'], browser: BrowserName, task
 }
 
 /** The most rows a registered run may have at once, and the prereg that says so (the preregs said 1). */
-export const REGISTERED_MAX_WORKERS = { controlled: 16, 'arm-a': 1 } as const;
-const maxWorkersSource = { controlled: 'prereg/evidence-controlled-amendment-2.md', 'arm-a': 'prereg/evidence-arm-a-amendment-3.md' } as const;
+export const REGISTERED_MAX_WORKERS = { controlled: 16, 'arm-a': 2 } as const;
+const maxWorkersSource = { controlled: 'prereg/evidence-controlled-amendment-2.md', 'arm-a': 'prereg/evidence-arm-a-amendment-4.md' } as const;
+/** The most rows at once in one browser process of a registered run (null: no bound): Arm A's
+ *  overlapping rows each take a Firefox of their own, as several in one Firefox hung it (amendment 3). */
+export const REGISTERED_ROWS_PER_BROWSER = { controlled: null, 'arm-a': 1 } as const;
 
 const passed = (gates: GateResult[]) => gates.every((g) => g.failed.length === 0 && g.checked > 0);
 
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   const most = REGISTERED_MAX_WORKERS[options.arm];
   if (!options.smoke && options.workers > most) throw new UsageError(messages.evidenceWorkersCap(options.arm, options.workers, most, maxWorkersSource[options.arm]));
+  const perBrowser = REGISTERED_ROWS_PER_BROWSER[options.arm];
+  if (!options.smoke && perBrowser !== null && options.workers > perBrowser * (options.browsers ?? 1)) {
+    throw new UsageError(messages.evidenceRowsPerBrowser(options.arm, options.workers, options.browsers ?? 1, perBrowser, maxWorkersSource[options.arm]));
+  }
   let tasks: EvidenceTask[] = [];
   let gates: GateResult[] = [];
   // the tasks are read after the gate: a changed task file is the gate's refusal (exit 3), not a parse error;

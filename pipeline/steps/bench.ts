@@ -20,14 +20,14 @@ import { measureVerifierOverhead } from '../bench/verifier-overhead.ts';
 import { FAST_BROWSERS, FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
 
 /** ours' defaults (chosen with the bench; see docs/speed.md and pipeline/browser/speed.ts) */
-export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium } as const;
-export const OURS_BROWSERS = { 'layers-firefox': FAST_BROWSERS.layers.firefox } as const;
+export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium, 'evidence-firefox': FAST_WORKERS.evidenceFirefox } as const;
+export const OURS_BROWSERS = { 'layers-firefox': FAST_BROWSERS.layers.firefox, 'evidence-firefox': FAST_BROWSERS.evidenceFirefox } as const;
 
 const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
 
 await main({
   name: 'rstackbench bench',
-  summary: 'the naive harness against ours on the same stratified slices (layers in Chromium and Firefox, evidence in Chromium): wall times, ratios, overhead, peak memory, flips',
+  summary: 'the naive harness against ours on the same stratified slices (layers and evidence, each in Chromium and Firefox): wall times, ratios, overhead, peak memory, flips',
   usage: 'make bench [ARGS="--load" | "--report" | "--slice-size 48 --evidence-size 20"]',
   options: {
     report: { type: 'boolean', default: false, help: "only the report's measurement (make report's time and size; load, filter and open times in Chromium) → bench/report-results.json" },
@@ -37,13 +37,15 @@ await main({
     load: { type: 'boolean', default: false, help: 'the load trial: ours unloaded against ours under a CPU hog on every core (bounded in time, stopped after each loaded block); writes bench/load-results.json' },
     slices: { type: 'string', default: sliceIds.join(','), help: `which slices, comma-separated: ${sliceIds.join(', ')}` },
     'slice-size': { type: 'string', default: '288', help: 'layers units per browser, stratified over template × layer × severity × policy (288 = a third of the main arm)' },
-    'evidence-size': { type: 'string', default: '64', help: 'evidence rows (controlled arm, Chromium), stratified over scenario × delay' },
+    'evidence-size': { type: 'string', default: '64', help: 'evidence rows per browser (the controlled arm in Chromium, Arm A in Firefox), stratified over scenario × delay' },
     blocks: { type: 'string', default: '4', help: 'interleaving blocks per slice; the two variants alternate order block by block' },
     seed: { type: 'string', default: 'bench/1', help: 'the seed of the stratified choice' },
     workers: { type: 'string', default: String(OURS_WORKERS['layers-chromium']), help: 'ours: units at once in the layers Chromium slice (the naive harness always runs 1)' },
     'firefox-workers': { type: 'string', default: String(OURS_WORKERS['layers-firefox']), help: 'ours: units at once in the layers Firefox slice' },
     'firefox-browsers': { type: 'string', default: String(OURS_BROWSERS['layers-firefox']), help: 'ours: Firefox processes the layers Firefox slice\'s units are spread over' },
-    'evidence-workers': { type: 'string', default: String(OURS_WORKERS['evidence-chromium']), help: 'ours: units at once in the evidence slice (their observation windows overlap)' },
+    'evidence-workers': { type: 'string', default: String(OURS_WORKERS['evidence-chromium']), help: 'ours: units at once in the evidence Chromium slice (their observation windows overlap)' },
+    'evidence-firefox-workers': { type: 'string', default: String(OURS_WORKERS['evidence-firefox']), help: 'ours: rows at once in the evidence Firefox slice (Arm A)' },
+    'evidence-firefox-browsers': { type: 'string', default: String(OURS_BROWSERS['evidence-firefox']), help: "ours: Firefox processes the evidence Firefox slice's rows are spread over" },
     chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
     out: { type: 'string', help: "the results file (default bench/results.json, or bench/load-results.json with --load, or bench/report-results.json with --report); the report's measurement is written beside it as report-results.json" },
@@ -93,6 +95,7 @@ await main({
         'layers-chromium': ours(intOption(values.workers, 'workers', 1)),
         'layers-firefox': ours(intOption(values['firefox-workers'], 'firefox-workers', 1), intOption(values['firefox-browsers'], 'firefox-browsers', 1)),
         'evidence-chromium': ours(intOption(values['evidence-workers'], 'evidence-workers', 1)),
+        'evidence-firefox': ours(intOption(values['evidence-firefox-workers'], 'evidence-firefox-workers', 1), intOption(values['evidence-firefox-browsers'], 'evidence-firefox-browsers', 1)),
       },
       hogSeconds: intOption(values['hog-seconds'], 'hog-seconds', 3600),
       scratchDir,
@@ -106,7 +109,8 @@ await main({
     const lines = [`${rel(out)} (rows in ${rel(scratchDir)})`];
     for (const [id, s] of Object.entries(results.slices) as [string, Record<string, any>][]) {
       const [a, b] = results.mode === 'compare' ? [s.naive, s.ours] : [s.unloaded, s.loaded];
-      lines.push(`  ${id.padEnd(18)} ratio ${s.ratio} (blocks' median ${s.block_ratio_median}); ${a.traces_per_s} → ${b.traces_per_s} traces/s; overhead ${a.overhead_ms_per_trace} → ${b.overhead_ms_per_trace} ms/trace; peak RSS ${a.peak_rss_mb} → ${b.peak_rss_mb} MB; unflagged flips ${s.flips_unflagged}`);
+      const gates = s.gates_failed ? `; rows failing a gate ${Object.values(s.gates_failed as Record<string, Record<string, string[]>>).map((g) => Object.values(g).flat().length).join(' → ')}` : '';
+      lines.push(`  ${id.padEnd(18)} ratio ${s.ratio} (blocks' median ${s.block_ratio_median}); ${a.traces_per_s} → ${b.traces_per_s} traces/s; overhead ${a.overhead_ms_per_trace} → ${b.overhead_ms_per_trace} ms/trace; peak RSS ${a.peak_rss_mb} → ${b.peak_rss_mb} MB; unflagged flips ${s.flips_unflagged}${gates}`);
     }
     lines.push(`ratio (layers Chromium): ${results.ratio}; flips: ${results.flips}`);
     if (overhead) {

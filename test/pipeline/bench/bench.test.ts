@@ -12,6 +12,7 @@ import { readJsonl } from '../../../core/jsonl.ts';
 import { sha256 } from '../../../core/hash.ts';
 import type { TraceRow } from '../../../core/contracts.ts';
 import { compareRuns } from '../../../pipeline/steps/compare.ts';
+import { runGates, type GateInput } from '../../../pipeline/evidence/gates.ts';
 
 const registeredState = () =>
   ['data/runs.jsonl', 'manifests/ledger.jsonl', 'manifests/data.sha256']
@@ -25,8 +26,10 @@ test('make bench on a tiny slice: results.json structure, flips from the rows it
   const scratch = path.join(tmp, 'rows');
   const before = registeredState();
   const ended = await run(path.join(codeRoot, 'bin/rstackbench'), [
-    'bench', '--slices', 'layers-chromium,evidence-chromium', '--slice-size', '6', '--evidence-size', '2', '--blocks', '2',
-    '--workers', '3', '--evidence-workers', '2', '--verifier-actions', '3', '--out', out, '--scratch', scratch,
+    // the evidence slice in Firefox (Arm A's rows), spread over two Firefox processes; the Chromium
+    // evidence slice takes the same path with the controlled arm's plan
+    'bench', '--slices', 'layers-chromium,evidence-firefox', '--slice-size', '6', '--evidence-size', '2', '--blocks', '2',
+    '--workers', '3', '--evidence-firefox-workers', '2', '--evidence-firefox-browsers', '2', '--verifier-actions', '3', '--out', out, '--scratch', scratch,
   ]);
   assert.equal(ended.exitCode, 0, ended.stderr);
   assert.deepEqual(registeredState(), before, 'data/, the run log, the ledger and the manifests are untouched');
@@ -35,8 +38,11 @@ test('make bench on a tiny slice: results.json structure, flips from the rows it
   assert.equal(results.schema, 'bench-results/1');
   assert.equal(results.mode, 'compare');
   assert.equal(typeof results.ratio, 'number');
-  assert.deepEqual(Object.keys(results.ratios), ['layers-chromium', 'evidence-chromium']);
-  for (const [id, units] of [['layers-chromium', 6], ['evidence-chromium', 2]] as const) {
+  assert.deepEqual(Object.keys(results.ratios), ['layers-chromium', 'evidence-firefox']);
+  assert.deepEqual([results.slices['evidence-firefox'].ours.browsers, results.slices['evidence-firefox'].ours.workers], [2, 2]);
+  assert.match(results.slices['evidence-firefox'].registered_file, /^data\/raw\/evidence\/arm-a\/evidence-arm-a-firefox-/);
+  assert.equal(results.slices['layers-chromium'].gates_failed, undefined, 'no gates on layers rows');
+  for (const [id, units] of [['layers-chromium', 6], ['evidence-firefox', 2]] as const) {
     const s = results.slices[id];
     assert.equal(s.units, units);
     for (const h of ['naive', 'ours']) {
@@ -52,6 +58,12 @@ test('make bench on a tiny slice: results.json structure, flips from the rows it
     const ours = readJsonl<TraceRow>(path.join(scratch, `${id}-ours.jsonl`), { schema: 'trace' });
     assert.equal(naive.length, units);
     assert.deepEqual(naive.map((r) => r.condition_id).sort(), ours.map((r) => r.condition_id).sort(), 'both harnesses ran the same units');
+    // an evidence slice's rows face the instrumentation gates: each variant's failing rows by gate, as the gates give them on the rows written
+    if (id === 'evidence-firefox') {
+      const failing = (rows: TraceRow[]) => Object.fromEntries(runGates(rows as unknown as GateInput[]).filter((g) => g.failed.length).map((g) => [g.id, g.failed]));
+      assert.deepEqual(s.gates_failed, { naive: failing(naive), ours: failing(ours) });
+      assert.ok(runGates(ours as unknown as GateInput[]).some((g) => g.checked > 0), 'the gates checked the rows');
+    }
     const c = compareRuns(naive, ours);
     assert.equal(c.same + c.flips.length + c.flaggedFlips, units);
     assert.deepEqual(s.flips['naive-vs-ours'], { same: c.same, flips: c.flips.length, flagged_flips: c.flaggedFlips, missing: 0 });

@@ -44,7 +44,7 @@ for (const script of ['evidence/run-controlled.ts', 'evidence/run-arm-a.ts']) {
   });
 }
 
-for (const [script, most, source] of [['evidence/run-controlled.ts', 16, 'evidence-controlled-amendment-2'], ['evidence/run-arm-a.ts', 1, 'evidence-arm-a-amendment-3']] as const) {
+for (const [script, most, source] of [['evidence/run-controlled.ts', 16, 'evidence-controlled-amendment-2'], ['evidence/run-arm-a.ts', 2, 'evidence-arm-a-amendment-4']] as const) {
   test(`${script}: a registered run above its amendments' cap (${most} rows at once) is refused with exit 2 before anything runs; a smoke run is not capped`, async (t) => {
     const tree = withEvidenceTasks();
     t.after(tree.cleanup);
@@ -59,3 +59,16 @@ for (const [script, most, source] of [['evidence/run-controlled.ts', 16, 'eviden
     assert.doesNotMatch(smoke.stderr, /at most \d+ rows? at once/);
   });
 }
+
+test('evidence/run-arm-a.ts: registered rows at once share no Firefox: more rows than --browsers is refused with exit 2 before anything runs, naming the count to give', async (t) => {
+  const tree = withEvidenceTasks();
+  t.after(tree.cleanup);
+  assert.equal((await runScript(tree, 'steps/freeze.ts', ['--reason', 'test'])).exitCode, 0);
+  for (const args of [['--workers', '2'], ['--workers', '2', '--browsers', '1']]) {
+    const r = await runScript(tree, 'evidence/run-arm-a.ts', args);
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, /at most 1 row at once in each browser process \(prereg\/evidence-arm-a-amendment-4\.md\); give --browsers 2/);
+  }
+  assert.equal(fs.existsSync(tree.file('data/raw/evidence')), false, 'no run file was opened');
+  assert.equal(fs.existsSync(tree.file('data/runs.jsonl')), false, 'no session was logged');
+});
