@@ -21,9 +21,10 @@ export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 export const FAST_WORKERS: { layers: Record<BrowserName, number>; evidenceChromium: number; evidenceFirefox: number } = {
   layers: { chromium: 6, firefox: 3 },
   evidenceChromium: 16,
-  // Arm A's rows at once in the bench's Firefox evidence slice, one Firefox process each (FAST_BROWSERS):
-  // several rows in one Firefox hung it (prereg/evidence-arm-a-amendment-3.md)
-  evidenceFirefox: 3,
+  // Arm A's rows at once in the bench's Firefox evidence slice, one Firefox process each (FAST_BROWSERS),
+  // as its amendment 4 allows: several rows in one Firefox hung it (amendment 3); 3 in 3 processes lost
+  // the clock gate on a row under the load trial (bench/runs/20261202T0223-load-evidence-firefox-3x3.json)
+  evidenceFirefox: 2,
 };
 
 /** browser processes the layers workers are spread over (make bench --firefox-browsers measures more) */
