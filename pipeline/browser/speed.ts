@@ -18,19 +18,14 @@ import type { BrowserName } from './launch.ts';
 /** Debian's chromium-headless-shell package puts the old headless shell here (same version as chromium). */
 export const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
-export const FAST_WORKERS: { layers: Record<BrowserName, number>; evidenceChromium: number; evidenceFirefox: number } = {
+export const FAST_WORKERS: { layers: Record<BrowserName, number>; evidenceChromium: number } = {
   layers: { chromium: 6, firefox: 3 },
   evidenceChromium: 16,
-  // Arm A's rows at once in the bench's Firefox evidence slice, one Firefox process each (FAST_BROWSERS),
-  // as its amendment 4 allows: several rows in one Firefox hung it (amendment 3); 3 in 3 processes lost
-  // the clock gate on a row under the load trial (bench/runs/20261202T0223-load-evidence-firefox-3x3.json)
-  evidenceFirefox: 2,
 };
 
 /** browser processes the layers workers are spread over (make bench --firefox-browsers measures more) */
-export const FAST_BROWSERS: { layers: Record<BrowserName, number>; evidenceFirefox: number } = {
+export const FAST_BROWSERS: { layers: Record<BrowserName, number> } = {
   layers: { chromium: 1, firefox: 1 },
-  evidenceFirefox: FAST_WORKERS.evidenceFirefox,
 };
 
 export const chromiumChoiceHelp = "shell (Debian's chromium-headless-shell, when installed) or full (/usr/bin/chromium, as the registered runs)";

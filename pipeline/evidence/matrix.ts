@@ -67,6 +67,12 @@ const maxWorkersSource = { controlled: 'prereg/evidence-controlled-amendment-2.m
  *  overlapping rows each take a Firefox of their own, as several in one Firefox hung it (amendment 3). */
 export const REGISTERED_ROWS_PER_BROWSER = { controlled: null, 'arm-a': 1 } as const;
 
+/** The browser processes a run of the arm needs for that many rows at once (Arm A: one each). */
+export const registeredBrowsers = (arm: MatrixOptions['arm'], workers: number) => {
+  const perBrowser = REGISTERED_ROWS_PER_BROWSER[arm];
+  return perBrowser === null ? 1 : Math.ceil(workers / perBrowser);
+};
+
 const passed = (gates: GateResult[]) => gates.every((g) => g.failed.length === 0 && g.checked > 0);
 
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {

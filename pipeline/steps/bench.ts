@@ -18,10 +18,13 @@ import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
 import { measureVerifierOverhead } from '../bench/verifier-overhead.ts';
 import { FAST_BROWSERS, FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
+import { REGISTERED_MAX_WORKERS, registeredBrowsers } from '../evidence/matrix.ts';
 
 /** ours' defaults (chosen with the bench; see docs/speed.md and pipeline/browser/speed.ts) */
-export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium, 'evidence-firefox': FAST_WORKERS.evidenceFirefox } as const;
-export const OURS_BROWSERS = { 'layers-firefox': FAST_BROWSERS.layers.firefox, 'evidence-firefox': FAST_BROWSERS.evidenceFirefox } as const;
+// (the Firefox evidence slice: Arm A's rows at once as its amendments allow, one Firefox each, as
+// make reproduce REDO=1 runs them; evidence/matrix.ts)
+export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium, 'evidence-firefox': REGISTERED_MAX_WORKERS['arm-a'] } as const;
+export const OURS_BROWSERS = { 'layers-firefox': FAST_BROWSERS.layers.firefox, 'evidence-firefox': registeredBrowsers('arm-a', REGISTERED_MAX_WORKERS['arm-a']) } as const;
 
 const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
 

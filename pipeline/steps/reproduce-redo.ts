@@ -31,7 +31,7 @@ import { summariesBeside, type SummaryTable } from '../../analysis/run-summary.t
 import type { BrowserName } from '../browser/launch.ts';
 import { gate } from '../kernel/gate.ts';
 import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
-import { REGISTERED_MAX_WORKERS, REGISTERED_ROWS_PER_BROWSER } from '../evidence/matrix.ts';
+import { REGISTERED_MAX_WORKERS, registeredBrowsers } from '../evidence/matrix.ts';
 import { writeFileAtomic } from '../kernel/files.ts';
 import { codeState, readRunLog, runningSessions } from '../kernel/run-log.ts';
 import { existingRun, stamp, type RunNaming } from '../kernel/run-files.ts';
@@ -79,9 +79,7 @@ function layersArm(arm: 'main' | 'horizon', browser: BrowserName, workers: numbe
 function evidenceArm(arm: 'controlled' | 'arm-a', workers: number): Arm {
   const browser: BrowserName = arm === 'controlled' ? 'chromium' : 'firefox';
   const { plan, tables } = planFor(arm, browser);
-  // as many browser processes as the arm's amendments want for that many rows (Arm A: one each)
-  const perBrowser = REGISTERED_ROWS_PER_BROWSER[arm];
-  const browsers = perBrowser === null ? 1 : Math.ceil(workers / perBrowser);
+  const browsers = registeredBrowsers(arm, workers);
   return {
     name: arm, study: 'evidence', browser, verb: `run-${arm}`, args: ['--workers', String(workers), ...(browsers > 1 ? ['--browsers', String(browsers)] : [])], workers,
     naming: { study: 'evidence', arm, prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: true,

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { codeRoot } from '../../../core/paths.ts';
 import { run } from '../../helpers/run.ts';
 import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
+import { redoArms } from '../../../pipeline/steps/reproduce-redo.ts';
+import { REGISTERED_MAX_WORKERS } from '../../../pipeline/evidence/matrix.ts';
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
 
@@ -158,4 +160,15 @@ test('a rerun in two shards, each in a folder of its own as on two machines, col
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the rerun runs Arm A at the rows its amendments allow, each in a Firefox process of its own, and the controlled arm in one browser', () => {
+  const args = (workers: { layers: number | null; evidence: number | null }, name: string) => redoArms({ workers, armB: false, planFiles: [] }).find((a) => a.name === name)!.args;
+  const most = REGISTERED_MAX_WORKERS['arm-a'];
+  assert.deepEqual(args({ layers: null, evidence: null }, 'arm-a'), ['--workers', String(most), ...(most > 1 ? ['--browsers', String(most)] : [])]);
+  // fewer asked for: as many processes as rows; one row: no --browsers
+  assert.deepEqual(args({ layers: null, evidence: 1 }, 'arm-a'), ['--workers', '1']);
+  // more asked for than the amendments allow: the cap
+  assert.deepEqual(args({ layers: null, evidence: 99 }, 'arm-a').slice(0, 2), ['--workers', String(most)]);
+  assert.deepEqual(args({ layers: null, evidence: null }, 'controlled'), ['--workers', String(REGISTERED_MAX_WORKERS.controlled)]);
 });
