@@ -41,3 +41,20 @@ export async function runCommand(file: string, args: string[] = [], options: Opt
     throw error;
   }
 }
+
+const passedSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const signalNumber: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
+/** Runs the command with stdio inherited; a signal sent to us is passed on, and we wait for it to end. */
+export async function runInherited(command: string[], env: Record<string, string> = {}): Promise<number> {
+  const child = execa(command[0]!, command.slice(1), { stdio: 'inherit', reject: false, env: { ...process.env, ...env }, cwd: process.cwd() });
+  const pass = (s: NodeJS.Signals) => { child.kill(s); };
+  for (const s of passedSignals) process.on(s, pass);
+  try {
+    const result = await child;
+    if (result.failed && result.exitCode === undefined && !result.signal) throw commandFailed(result, command.join(' '));
+    return result.signal ? 128 + (signalNumber[result.signal] ?? 1) : (result.exitCode ?? 1);
+  } finally {
+    for (const s of passedSignals) process.off(s, pass);
+  }
+}

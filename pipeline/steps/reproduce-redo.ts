@@ -38,6 +38,8 @@ import { existingRun, stamp, type RunNaming } from '../kernel/run-files.ts';
 import { parseShard, runPrefixOf } from '../kernel/run.ts';
 import { mergeShards, shardFiles, type MergePlan } from '../kernel/merge.ts';
 import { frozenPlanFiles } from '../pilot/plan-file.ts';
+import { armBBrowsers, armBRegisteredWorkers } from '../evidence/arm-b/run-arm-b.ts';
+import { manifestPath, readManifest } from '../evidence/arm-b/manifest.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
 
@@ -96,11 +98,15 @@ function pilotArm(planFile: string, workers: number): Arm {
   };
 }
 
-function armBArm(): Arm {
+/** Arm B's trials at once: what the default sample's amendment allows (run-arm-b.ts), unless --evidence-workers says less; one Firefox each. */
+const armBWorkers = (w: RedoWorkers) => Math.min(w.evidence ?? Infinity, armBRegisteredWorkers(readManifest(manifestPath()).id));
+
+function armBArm(workers: number): Arm {
   const { plan, tables } = planFor('arm-b', 'firefox');
+  const overlap = workers > 1 ? ['--workers', String(workers), '--browsers', String(armBBrowsers(workers))] : [];
   return {
-    name: 'arm-b', study: 'evidence', browser: 'firefox', verb: 'run-arm-b', args: ['--browser', 'firefox'],
-    wrap: [process.execPath, '--import', import.meta.resolve('tsx'), path.join(codeRoot, 'pipeline', 'steps', 'with-sites.ts'), '--sites', 'wordpress', '--'], workers: null,
+    name: 'arm-b', study: 'evidence', browser: 'firefox', verb: 'run-arm-b', args: ['--browser', 'firefox', ...overlap],
+    wrap: [process.execPath, '--import', import.meta.resolve('tsx'), path.join(codeRoot, 'pipeline', 'steps', 'with-sites.ts'), '--sites', 'wordpress', '--'], workers,
     naming: { study: 'evidence', arm: 'arm-b', prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: false,
   };
 }
@@ -116,7 +122,7 @@ export function redoArms(options: { workers: RedoWorkers; armB: boolean; planFil
     layersArm('horizon', 'firefox', layersWorkers(w, 'firefox')),
     evidenceArm('controlled', evidenceWorkers(w, 'controlled')),
     evidenceArm('arm-a', evidenceWorkers(w, 'arm-a')),
-    ...(options.armB ? [armBArm()] : []),
+    ...(options.armB ? [armBArm(armBWorkers(w))] : []),
   ];
 }
 
@@ -366,7 +372,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: {
       scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)' },
       workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
-      'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: what their amendments allow, ${REGISTERED_MAX_WORKERS.controlled} in the controlled arm, ${REGISTERED_MAX_WORKERS['arm-a']} in Arm A)` },
+      'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: what their amendments allow, ${REGISTERED_MAX_WORKERS.controlled} in the controlled arm, ${REGISTERED_MAX_WORKERS['arm-a']} in Arm A, ${armBRegisteredWorkers(readManifest(manifestPath()).id)} in Arm B)` },
       chromium: { type: 'string', default: 'shell', help: `the Chromium arms' binary: ${chromiumChoiceHelp}; the scratch run log records which` },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },

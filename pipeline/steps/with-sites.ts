@@ -22,7 +22,7 @@ import { main } from '../../core/cli.ts';
 import { codeRoot } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { UsageError } from '../../core/errors.ts';
-import { commandFailed } from '../../core/command.ts';
+import { commandFailed, runInherited } from '../../core/command.ts';
 import { parseSiteNames, withSites } from '../../fixtures/sites.ts';
 import { installDebianPackages } from '../../fixtures/wordpress/install.ts';
 import { ensureModel, requireModel } from '../models/install.ts';
@@ -84,21 +84,6 @@ async function settleAll(promises: Promise<unknown>[]): Promise<void> {
 }
 
 const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-const signalNumber: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
-
-/** Runs the command with stdio inherited; a signal sent to us is passed on, and we wait for it to end. */
-async function runInherited(command: string[], env: Record<string, string>): Promise<number> {
-  const child = execa(command[0]!, command.slice(1), { stdio: 'inherit', reject: false, env: { ...process.env, ...env }, cwd: process.cwd() });
-  const pass = (s: NodeJS.Signals) => { child.kill(s); };
-  for (const s of signals) process.on(s, pass);
-  try {
-    const result = await child;
-    if (result.failed && result.exitCode === undefined && !result.signal) throw commandFailed(result, command.join(' '));
-    return result.signal ? 128 + (signalNumber[result.signal] ?? 1) : (result.exitCode ?? 1);
-  } finally {
-    for (const s of signals) process.off(s, pass);
-  }
-}
 
 /** The --beside check, run through the shell with its output shown: its exit code (a signal counts as 1). */
 async function runBeside(check: string): Promise<number> {

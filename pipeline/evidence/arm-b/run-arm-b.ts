@@ -42,6 +42,27 @@ export interface RunOptions {
   windowMs?: number;
   redo?: string;
   shard?: string;
+  /** trials at once, each in a Firefox process of its own for a registered run (ARM_B_REGISTERED_WORKERS) */
+  workers?: number;
+  browsers?: number;
+}
+
+/** The most trials a registered run of a sample may have at once, and the amendment that says so;
+ *  a sample not named here runs one trial at a time (prereg/evidence-arm-b.md). Overlapping trials
+ *  each take a Firefox process of their own (ARM_B_ROWS_PER_BROWSER), as Arm A's do. */
+export const ARM_B_REGISTERED_WORKERS: Readonly<Record<string, { most: number; source: string }>> = {};
+export const ARM_B_ROWS_PER_BROWSER = 1;
+const armBMost = (sample: string) => ARM_B_REGISTERED_WORKERS[sample] ?? { most: 1, source: 'prereg/evidence-arm-b.md' };
+/** The trials at once a registered run of the sample takes by default (make reproduce REDO=1), and the processes they need. */
+export const armBRegisteredWorkers = (sample: string) => armBMost(sample).most;
+export const armBBrowsers = (workers: number) => Math.ceil(workers / ARM_B_ROWS_PER_BROWSER);
+
+/** A registered run takes what its sample's amendment allows, no more, one trial per Firefox process; a smoke run may take more. */
+export function checkArmBWorkers(sample: string, workers: number, browsers: number, smoke: boolean): void {
+  if (smoke) return;
+  const { most, source } = armBMost(sample);
+  if (workers > most) throw new UsageError(messages.evidenceWorkersCap(`arm-b (${sample})`, workers, most, source));
+  if (workers > ARM_B_ROWS_PER_BROWSER * browsers) throw new UsageError(messages.evidenceRowsPerBrowser(`arm-b (${sample})`, workers, browsers, ARM_B_ROWS_PER_BROWSER, source));
 }
 
 export interface RunResult { file: string; runId: string; protocol: string; rows: EvidenceRow[]; written: number; checks: Record<string, { failed: number; of: number }> }
@@ -113,11 +134,15 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   const browserName = options.browser ?? 'firefox';
   let protocolId = '';
   let subset: string | undefined;
+  const workers = options.workers ?? 1;
+  const browsers = options.browsers ?? 1;
   const result = await runArm<Trial, EvidenceRow>(
-    { smoke: options.smoke ?? false, workers: 1, redo: options.redo, shard: options.shard },
+    { smoke: options.smoke ?? false, workers, browsers, redo: options.redo, shard: options.shard },
     async (gated): Promise<RunPlan<Trial, EvidenceRow>> => {
+      const sampleId = readManifest(manifestPath(options.manifest)).id;
+      checkArmBWorkers(sampleId, workers, browsers, options.smoke ?? false);
       // nothing is sent before the protocol, the frozen manifest and labels pass
-      const protocols = protocolChain(readArmBProtocols(), readManifest(manifestPath(options.manifest)).id);
+      const protocols = protocolChain(readArmBProtocols(), sampleId);
       const protocol = protocols.current;
       protocolId = protocol.id;
       const ready = await preflight(manifestPath(options.manifest), gated.entry);
@@ -186,6 +211,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'window-ms': { type: 'string', help: `how long to sample title and body after domcontentloaded (default ${defaultWindowMs})` },
       redo: trialOptions.redo,
       shard: trialOptions.shard,
+      workers: { ...trialOptions.workers, help: 'trials at once (a registered run: at most what its sample\'s amendment allows, ARM_B_REGISTERED_WORKERS in this file)' },
+      browsers: { ...trialOptions.browsers, help: 'Firefox processes the trials are spread over (a registered run: one per trial at once)' },
     },
     async run(values) {
       // tests may shorten the window of a run in a throw-away tree; on the command line only a smoke run may
@@ -199,6 +226,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         windowMs: values['window-ms'] !== undefined ? intOption(values['window-ms'], 'window-ms', defaultWindowMs, 1000) : undefined,
         redo: values.redo,
         shard: values.shard,
+        workers: intOption(values.workers, 'workers', 1),
+        browsers: intOption(values.browsers, 'browsers', 1),
       });
       process.stdout.write(formatRun(result) + '\n');
     },
