@@ -606,7 +606,7 @@ export type PreregFrontMatter = {
    */
   supersedes?: string | null;
   /**
-   * a reporting amendment: the id of the prereg it adds to without replacing it (never the protocol in force)
+   * an amendment that adds to a prereg without replacing it (never the protocol in force): what it promises to report, or how its trials are scheduled; the id of that prereg
    */
   amends?: string | null;
   /**

@@ -50,7 +50,9 @@ export interface RunOptions {
 /** The most trials a registered run of a sample may have at once, and the amendment that says so;
  *  a sample not named here runs one trial at a time (prereg/evidence-arm-b.md). Overlapping trials
  *  each take a Firefox process of their own (ARM_B_ROWS_PER_BROWSER), as Arm A's do. */
-export const ARM_B_REGISTERED_WORKERS: Readonly<Record<string, { most: number; source: string }>> = {};
+export const ARM_B_REGISTERED_WORKERS: Readonly<Record<string, { most: number; source: string }>> = {
+  'wordpress-local': { most: 4, source: 'prereg/evidence-arm-b-overlap.md' },
+};
 export const ARM_B_ROWS_PER_BROWSER = 1;
 const armBMost = (sample: string) => ARM_B_REGISTERED_WORKERS[sample] ?? { most: 1, source: 'prereg/evidence-arm-b.md' };
 /** The trials at once a registered run of the sample takes by default (make reproduce REDO=1), and the processes they need. */

@@ -14,6 +14,8 @@ import { run } from '../../helpers/run.ts';
 import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
 import { redoArms } from '../../../pipeline/steps/reproduce-redo.ts';
 import { REGISTERED_MAX_WORKERS } from '../../../pipeline/evidence/matrix.ts';
+import { armBRegisteredWorkers } from '../../../pipeline/evidence/arm-b/run-arm-b.ts';
+import { manifestPath, readManifest } from '../../../pipeline/evidence/arm-b/manifest.ts';
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
 
@@ -171,4 +173,14 @@ test('the rerun runs Arm A at the rows its amendments allow, each in a Firefox p
   // more asked for than the amendments allow: the cap
   assert.deepEqual(args({ layers: null, evidence: 99 }, 'arm-a').slice(0, 2), ['--workers', String(most)]);
   assert.deepEqual(args({ layers: null, evidence: null }, 'controlled'), ['--workers', String(REGISTERED_MAX_WORKERS.controlled)]);
+});
+
+test('the rerun runs Arm B at the trials its sample\'s amendment allows, one Firefox each, and one at a time when asked', () => {
+  const armB = (evidence: number | null) => redoArms({ workers: { layers: null, evidence }, armB: true, planFiles: [] }).find((a) => a.name === 'arm-b')!;
+  const most = armBRegisteredWorkers(readManifest(manifestPath()).id);
+  assert.ok(most > 1, 'the default sample has an overlap amendment');
+  assert.deepEqual(armB(null).args, ['--browser', 'firefox', '--workers', String(most), '--browsers', String(most)]);
+  assert.equal(armB(null).workers, most);
+  assert.deepEqual(armB(1).args, ['--browser', 'firefox']);
+  assert.deepEqual(armB(99).args.slice(2, 4), ['--workers', String(most)]);
 });

@@ -7,11 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runArmB, formatRun } from '../../../../pipeline/evidence/arm-b/run-arm-b.ts';
+import { runArmB, formatRun, checkArmBWorkers, ARM_B_REGISTERED_WORKERS } from '../../../../pipeline/evidence/arm-b/run-arm-b.ts';
 import { labelArmB } from '../../../../pipeline/evidence/arm-b/label-arm-b.ts';
 import { freeze } from '../../../../pipeline/kernel/ledger.ts';
 import { readJsonl } from '../../../../core/jsonl.ts';
-import { GateError } from '../../../../core/errors.ts';
+import { GateError, UsageError } from '../../../../core/errors.ts';
+import { readFrontMatter } from '../../../../core/front-matter.ts';
+import { codeRoot } from '../../../../core/paths.ts';
 
 let server: http.Server;
 let origin = '';
@@ -95,4 +97,35 @@ test('the amendment history in a real browser: refusals first, v1, then v1.1 sup
   // the site changed since the labels were frozen: refused before the browser starts
   searchFinds = true;
   await assert.rejects(runArmB({ windowMs: 1500, smoke: true }), /no longer gives the frozen labels[\s\S]*find: now 200 success/);
+});
+
+test('overlapping trials: a registered run takes what its sample\'s amendment allows (refused before anything is sent); a smoke run may overlap, one Firefox each, and writes every trial', async () => {
+  searchFinds = false;
+  hits.length = 0;
+  // this sample has no overlap amendment: its registered runs are one trial at a time
+  await assert.rejects(runArmB({ workers: 2, browsers: 2 }), (e: unknown) => e instanceof UsageError && e.exitCode === 2 && /arm-b \(tiny\) run takes at most 1 row at once \(prereg\/evidence-arm-b\.md\)/.test(e.message));
+  assert.equal(hits.length, 0, 'nothing reached the site before the refusal');
+  const smoke = await runArmB({ smoke: true, workers: 3, browsers: 3, windowMs: 1000 });
+  assert.equal(smoke.written, 3);
+  assert.deepEqual(smoke.rows.map((r) => r.case_id).sort(), ['find', 'gone', 'post']);
+  for (const [name, c] of Object.entries(smoke.checks)) if (c.of) assert.equal(c.failed, 0, `${name} failed at 3 at once`);
+  const byCase = Object.fromEntries(smoke.rows.map((r) => [r.case_id, r.verdicts['network-completion']!.accept]));
+  assert.deepEqual(byCase, { post: true, gone: false, find: true }, 'the same verdicts as one at a time');
+  const session = fs.readFileSync(p('data/runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.file?.includes('smoke')).at(-1);
+  assert.equal(session.workers, 3);
+  assert.equal(session.browsers, 3);
+});
+
+test('the WordPress front-end sample may overlap 4 trials, one Firefox process each, as its frozen amendment says; other samples one', () => {
+  assert.doesNotThrow(() => checkArmBWorkers('wordpress-local', 4, 4, false));
+  assert.throws(() => checkArmBWorkers('wordpress-local', 5, 5, false), (e: unknown) => e instanceof UsageError && /at most 4 rows at once \(prereg\/evidence-arm-b-overlap\.md\)/.test(e.message));
+  assert.throws(() => checkArmBWorkers('wordpress-local', 4, 2, false), /at most 1 row at once in each browser process .*give --browsers 4/);
+  assert.throws(() => checkArmBWorkers('wordpress-editor-b', 2, 2, false), /at most 1 row at once/);
+  assert.doesNotThrow(() => checkArmBWorkers('wordpress-editor-b', 8, 1, true), 'a smoke run may take more');
+  // each cap names an amendment of the repository that adds to Arm B for exactly that sample
+  for (const [sample, { source }] of Object.entries(ARM_B_REGISTERED_WORKERS)) {
+    const fm = readFrontMatter(path.join(codeRoot, source), source) as Record<string, unknown>;
+    assert.equal(fm.amends, 'evidence-arm-b', source);
+    assert.deepEqual(fm.samples, [sample], source);
+  }
 });
