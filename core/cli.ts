@@ -85,3 +85,9 @@ export function intOption(value: string | undefined, name: string, fallback: num
   if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number of at least ${min}, not ${JSON.stringify(value)}`);
   return n;
 }
+
+/** A wrapper's argv (rstackbench with-sites, under-load): its own flags, and the command after `--` (none: []). */
+export function splitAtDash(argv: string[] = process.argv.slice(2)): { own: string[]; command: string[] } {
+  const dash = argv.indexOf('--');
+  return dash >= 0 ? { own: argv.slice(0, dash), command: argv.slice(dash + 1) } : { own: argv, command: [] };
+}

@@ -5,15 +5,13 @@
 //
 //   rstackbench under-load [--seconds 1800] -- make run-arm-b ARGS="--smoke --workers 2 --browsers 2"
 import os from 'node:os';
-import { main, intOption } from '../../core/cli.ts';
+import { main, intOption, splitAtDash } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
 import { UsageError } from '../../core/errors.ts';
 import { runInherited } from '../../core/command.ts';
 import { startCpuHog } from './cpu-hog.ts';
 
-const argv = process.argv.slice(2);
-const dash = argv.indexOf('--');
-const command = dash >= 0 ? argv.slice(dash + 1) : [];
+const { own, command } = splitAtDash();
 
 await main({
   name: 'rstackbench under-load',
@@ -37,4 +35,4 @@ await main({
       log({ kind: 'info', message: `under-load: the hog stopped; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}` });
     }
   },
-}, dash >= 0 ? argv.slice(0, dash) : argv);
+}, own);

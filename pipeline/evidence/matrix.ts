@@ -24,6 +24,7 @@ import type { BrowserName } from '../browser/launch.ts';
 import { runArm, type RunFlags, type RunPlan } from '../kernel/run.ts';
 import { runOptions } from '../kernel/run-flags.ts';
 import { runCondition, warmUp } from './condition.ts';
+import { browsersFor, checkOverlap, type Overlap } from './overlap.ts';
 
 export interface MatrixOptions extends RunFlags {
   arm: 'controlled' | 'arm-a';
@@ -67,21 +68,15 @@ const maxWorkersSource = { controlled: 'prereg/evidence-controlled-amendment-2.m
  *  overlapping rows each take a Firefox of their own, as several in one Firefox hung it (amendment 3). */
 export const REGISTERED_ROWS_PER_BROWSER = { controlled: null, 'arm-a': 1 } as const;
 
+const overlapOf = (arm: MatrixOptions['arm']): Overlap => ({ most: REGISTERED_MAX_WORKERS[arm], perBrowser: REGISTERED_ROWS_PER_BROWSER[arm], source: maxWorkersSource[arm] });
+
 /** The browser processes a run of the arm needs for that many rows at once (Arm A: one each). */
-export const registeredBrowsers = (arm: MatrixOptions['arm'], workers: number) => {
-  const perBrowser = REGISTERED_ROWS_PER_BROWSER[arm];
-  return perBrowser === null ? 1 : Math.ceil(workers / perBrowser);
-};
+export const registeredBrowsers = (arm: MatrixOptions['arm'], workers: number) => browsersFor(overlapOf(arm), workers);
 
 const passed = (gates: GateResult[]) => gates.every((g) => g.failed.length === 0 && g.checked > 0);
 
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
-  const most = REGISTERED_MAX_WORKERS[options.arm];
-  if (!options.smoke && options.workers > most) throw new UsageError(messages.evidenceWorkersCap(options.arm, options.workers, most, maxWorkersSource[options.arm]));
-  const perBrowser = REGISTERED_ROWS_PER_BROWSER[options.arm];
-  if (!options.smoke && perBrowser !== null && options.workers > perBrowser * (options.browsers ?? 1)) {
-    throw new UsageError(messages.evidenceRowsPerBrowser(options.arm, options.workers, options.browsers ?? 1, perBrowser, maxWorkersSource[options.arm]));
-  }
+  checkOverlap(options.arm, overlapOf(options.arm), options);
   let tasks: EvidenceTask[] = [];
   let gates: GateResult[] = [];
   // the tasks are read after the gate: a changed task file is the gate's refusal (exit 3), not a parse error;

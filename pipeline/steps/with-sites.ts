@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { $ } from 'zx';
 import { execa } from 'execa';
-import { main } from '../../core/cli.ts';
+import { main, splitAtDash } from '../../core/cli.ts';
 import { codeRoot } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { UsageError } from '../../core/errors.ts';
@@ -92,9 +92,7 @@ async function runBeside(check: string): Promise<number> {
   return result.exitCode ?? 1;
 }
 
-const argv = process.argv.slice(2);
-const dash = argv.indexOf('--');
-const command = dash >= 0 ? argv.slice(dash + 1) : [];
+const { own, command } = splitAtDash();
 
 await main({
   name: 'rstackbench with-sites',
@@ -132,4 +130,4 @@ await main({
     await settleAll([examples, beside, sites]);
     return sites;
   },
-}, dash >= 0 ? argv.slice(0, dash) : argv);
+}, own);

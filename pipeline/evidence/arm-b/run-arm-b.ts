@@ -24,6 +24,7 @@ import type { EvidenceRow } from '../../../analysis/rows.ts';
 import { runSummary, type SummaryTable } from '../../../analysis/run-summary.ts';
 import { runArm, type RunPlan } from '../../kernel/run.ts';
 import { runOptions } from '../../kernel/run-flags.ts';
+import { browsersFor, checkOverlap, type Overlap } from '../overlap.ts';
 import { parseBrowserName, type BrowserName } from '../../browser/launch.ts';
 import { conditionId, manifestPath, readManifest, type ProductionCase, type ProductionManifest } from './manifest.ts';
 import { labelManifest } from './labeler.ts';
@@ -54,18 +55,14 @@ export const ARM_B_REGISTERED_WORKERS: Readonly<Record<string, { most: number; s
   'wordpress-local': { most: 4, source: 'prereg/evidence-arm-b-overlap.md' },
 };
 export const ARM_B_ROWS_PER_BROWSER = 1;
-const armBMost = (sample: string) => ARM_B_REGISTERED_WORKERS[sample] ?? { most: 1, source: 'prereg/evidence-arm-b.md' };
+const armBOverlap = (sample: string): Overlap => ({ ...(ARM_B_REGISTERED_WORKERS[sample] ?? { most: 1, source: 'prereg/evidence-arm-b.md' }), perBrowser: ARM_B_ROWS_PER_BROWSER });
 /** The trials at once a registered run of the sample takes by default (make reproduce REDO=1), and the processes they need. */
-export const armBRegisteredWorkers = (sample: string) => armBMost(sample).most;
-export const armBBrowsers = (workers: number) => Math.ceil(workers / ARM_B_ROWS_PER_BROWSER);
+export const armBRegisteredWorkers = (sample: string) => armBOverlap(sample).most;
+export const armBBrowsers = (workers: number) => browsersFor(armBOverlap(''), workers);
 
 /** A registered run takes what its sample's amendment allows, no more, one trial per Firefox process; a smoke run may take more. */
-export function checkArmBWorkers(sample: string, workers: number, browsers: number, smoke: boolean): void {
-  if (smoke) return;
-  const { most, source } = armBMost(sample);
-  if (workers > most) throw new UsageError(messages.evidenceWorkersCap(`arm-b (${sample})`, workers, most, source));
-  if (workers > ARM_B_ROWS_PER_BROWSER * browsers) throw new UsageError(messages.evidenceRowsPerBrowser(`arm-b (${sample})`, workers, browsers, ARM_B_ROWS_PER_BROWSER, source));
-}
+export const checkArmBWorkers = (sample: string, workers: number, browsers: number, smoke: boolean): void =>
+  checkOverlap(`arm-b (${sample})`, armBOverlap(sample), { workers, browsers, smoke });
 
 export interface RunResult { file: string; runId: string; protocol: string; rows: EvidenceRow[]; written: number; checks: Record<string, { failed: number; of: number }> }
 
