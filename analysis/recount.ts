@@ -258,6 +258,42 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       ...pairCounts(items.map(([v, m]) => (outcome === 'vts' ? { a: v.vts, b: m.vts } : { a: fc(v), b: fc(m) }))),
     })));
 
+  // the real-applications arm: per family, and every family the proxy faulted together ('all')
+  const real = layers.filter((r) => r.arm === 'real-apps');
+  const realCells = (items: LayersRow[]) => ({
+    ...outcomeCounts(items),
+    timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
+    error_n: count(items, (r) => typeof r.error === 'string'),
+    mean_actions: mean(items.flatMap((r) => (typeof r.actions === 'number' ? [r.actions] : []))),
+    mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+  });
+  const proxied = real.filter((r) => r.fault_source !== 'app');
+  out.layers_real_apps = [
+    ...groupBy(real, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, r.layer]),
+    ...groupBy(real, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, 'all']),
+    ...groupBy(proxied, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, r.layer]),
+    ...groupBy(proxied, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, 'all']),
+  ].map(({ key: [browser, app, family, policy, layer], items }) => ({ browser, app, family, policy, layer, ...realCells(items) }));
+  const realPairs = pairsOf(real, (r) => JSON.stringify([r.browser.name, r.condition_id]), (x, y) => x.policy < y.policy);
+  out.layers_real_apps_paired = (['vts', 'fc'] as const).flatMap((outcome) => [
+    ...groupBy(realPairs, ([x, y]) => [x.browser.name, x.app ?? null, x.policy, y.policy]),
+    ...groupBy(realPairs, ([x, y]) => [x.browser.name, 'all', x.policy, y.policy]),
+  ].map(({ key: [browser, app, policy_a, policy_b], items }) => ({
+    browser, app, outcome, policy_a, policy_b,
+    ...pairCounts(items.map(([x, y]) => (outcome === 'vts' ? { a: x.vts, b: y.vts } : { a: fc(x), b: fc(y) }))),
+  })));
+  const smallCells = new Map(groupBy(main, (r) => [r.browser.name, r.policy, r.layer]).map(({ key, items }) => [JSON.stringify(key), outcomeCounts(items)]));
+  out.layers_real_apps_vs_small = groupBy(proxied, (r) => [r.browser.name, r.policy, r.layer]).flatMap(({ key: [browser, policy, layer], items }) => {
+    const s = smallCells.get(JSON.stringify([browser, policy, layer]));
+    if (!s) return [];
+    const r = outcomeCounts(items);
+    return [{
+      browser, policy, layer,
+      small_n: s.n, small_as_n: s.as_n, small_vts_n: s.vts_n, small_fc_n: s.fc_n,
+      real_n: r.n, real_as_n: r.as_n, real_vts_n: r.vts_n, real_fc_n: r.fc_n,
+    }];
+  });
+
   out.layers_timing = groupBy(layers, (r) => [r.arm, r.browser.name, r.policy, r.layer])
     .filter(({ items }) => items.some((r) => r.timing_sensitive === true))
     .map(({ key: [arm, browser, policy, layer], items }) => {

@@ -154,6 +154,28 @@ export const tables: TableDef[] = [
   pairedTable('layers_verified_paired', ['browser', 'outcome', 'policy_a', 'policy_b'],
     'Each wrapped policy against the plain policy it wraps on the same conditions: VTS and false completion (arm verified paired with arm main)'),
   sqlTable({
+    name: 'layers_real_apps',
+    title: 'The five fault layers on real applications (arm real-apps): per application, task family, reference policy and layer; family "all" = every family the fault proxy faulted',
+    keys: ['browser', 'app', 'family', 'policy', 'layer'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n', 'timing_sensitive_n', 'error_n'],
+    measures: ['mean_actions', 'mean_latency_ms'],
+    rates: asVtsFc(),
+  }),
+  pairedTable('layers_real_apps_paired', ['browser', 'app', 'outcome', 'policy_a', 'policy_b'],
+    'The real applications, paired controls: each two reference policies on the same conditions, VTS and false completion (arm real-apps)'),
+  sqlTable({
+    name: 'layers_real_apps_vs_small',
+    title: 'The real applications beside the three small apps: per reference policy and fault layer (arm real-apps, the proxy\'s faults, beside arm main)',
+    keys: ['browser', 'policy', 'layer'],
+    counts: ['small_n', 'small_as_n', 'small_vts_n', 'small_fc_n', 'real_n', 'real_as_n', 'real_vts_n', 'real_fc_n'],
+    rates: [
+      { name: 'small_vts', k: 'small_vts_n', n: 'small_n' },
+      { name: 'small_fc', k: 'small_fc_n', n: 'small_n' },
+      { name: 'real_vts', k: 'real_vts_n', n: 'real_n' },
+      { name: 'real_fc', k: 'real_fc_n', n: 'real_n' },
+    ],
+  }),
+  sqlTable({
     name: 'evidence_confusion',
     title: 'Evidence policies: false accepts among failures and false rejects among successes',
     keys: ['arm', 'browser', 'policy'],

@@ -32,8 +32,21 @@ export interface TraceHeader {
  */
 export interface LayersFields {
   study?: "layers";
-  arm?: "main" | "horizon" | "pilot" | "agent" | "verified";
-  template: "cards" | "profile" | "modal";
+  arm?: "main" | "horizon" | "pilot" | "agent" | "verified" | "real-apps";
+  /**
+   * the small app (cards, profile, modal), or on a real application (arm real-apps, and an outside agent on its conditions) the task family
+   */
+  template:
+    | "cards"
+    | "profile"
+    | "modal"
+    | "wordpress-general-title"
+    | "wordpress-discussion-checkbox"
+    | "wordpress-profile-field"
+    | "wordpress-posts-trash"
+    | "wordpress-editor-publish"
+    | "wordpress-admin-email"
+    | "mediawiki-edit";
   layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
   severity: number;
   apparent_success: boolean;
@@ -171,6 +184,50 @@ export interface LayersFields {
    */
   tokens?: number | null;
   error?: string | null;
+  /**
+   * the real application of the condition (arm real-apps; an outside agent on its conditions); absent on the small apps
+   */
+  app?: "wordpress" | "mediawiki";
+  /**
+   * real applications: the condition's variant within its family, layer and severity
+   */
+  variant?: number;
+  /**
+   * real applications: no fault (baseline), the fault proxy's, or the application's own (nothing injected)
+   */
+  fault_source?: "none" | "proxy" | "app";
+  /**
+   * real applications: what the harness saw of the trace, ms after the agent began (process clock): the proxy's record of every write the family's fault spec names, the success notice, the boundary and the database read
+   */
+  real_app?: {
+    /**
+     * how long restoring the application's seeded state took before the condition
+     */
+    reset_ms: number;
+    /**
+     * each request matching the family's write, in order: when the proxy received it, what it did, the status the browser got, and when the write reached the application and when the application answered it (null when it never did)
+     */
+    writes: {
+      t: number;
+      action: "pass" | "answered" | "forwarded-late" | "dropped" | "swallowed" | "error";
+      status: number | null;
+      reached_app: number | null;
+      app_answered: number | null;
+    }[];
+    /**
+     * the first moment the family's success notice was visible
+     */
+    success_shown: number | null;
+    boundary_at: number;
+    /**
+     * when the postcondition query ran (at the boundary)
+     */
+    read_at: number;
+    /**
+     * the agent returned
+     */
+    returned: number;
+  };
 }
 
 /**
@@ -284,6 +341,46 @@ export interface Entity {
         [k: string]: string;
       };
 }
+
+// ── schemas/layers-real-apps-task.schema.json
+/**
+ * A task family of a real application (WordPress, MediaWiki) under one fault layer at one severity, made by the fault proxy from the family's fault spec (fixtures/<app>/families/<family>.json), or the application's own Verification case (fault source app). The postcondition is read from the application's database at the scoring boundary.
+ */
+export type LayersRealAppsTask = {
+  schema: "task/1";
+  study: "layers";
+  arm: "real-apps";
+  condition_id: string;
+  app: "wordpress" | "mediawiki";
+  family: string;
+  layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
+  /**
+   * 0 for baseline and for a fault the application itself ships with
+   */
+  severity: number;
+  variant: number;
+  /**
+   * none: baseline; proxy: the fault proxy makes the layer from the family's spec; app: the application's own behaviour is the fault (no injection)
+   */
+  fault_source: "none" | "proxy" | "app";
+  /**
+   * the generator seed; the proxy draws the condition's choices from seed and condition id
+   */
+  seed: string;
+  instruction: string;
+  start_path: string;
+  /**
+   * the requested postcondition: the family's postcondition query reads `key` and must give `value`
+   */
+  target: {
+    key: string;
+    value: string;
+    /**
+     * what the page calls the thing to change (a field's label, a post's title), where it differs from key
+     */
+    label?: string;
+  };
+};
 
 // ── schemas/evidence-task.schema.json
 export type EvidenceTask = {
@@ -599,7 +696,17 @@ export type Exclusion = {
 export type PreregFrontMatter = {
   id: string;
   study: "layers" | "evidence";
-  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b" | "arm-b-contracts";
+  arm:
+    | "main"
+    | "horizon"
+    | "pilot"
+    | "agent"
+    | "verified"
+    | "real-apps"
+    | "controlled"
+    | "arm-a"
+    | "arm-b"
+    | "arm-b-contracts";
   version: string;
   /**
    * the id of the prereg or amendment this one amends and replaces as the protocol in force
@@ -641,7 +748,17 @@ export type RunLogLine = {
   session: string;
   run_id: string;
   study: "layers" | "evidence";
-  arm: "main" | "horizon" | "pilot" | "agent" | "verified" | "controlled" | "arm-a" | "arm-b" | "arm-b-contracts";
+  arm:
+    | "main"
+    | "horizon"
+    | "pilot"
+    | "agent"
+    | "verified"
+    | "real-apps"
+    | "controlled"
+    | "arm-a"
+    | "arm-b"
+    | "arm-b-contracts";
   browser: "chromium" | "firefox";
   /**
    * the run file, relative to the root

@@ -48,6 +48,9 @@ export interface AgentResult {
   moments?: PolicyMoments;
 }
 
+/** The actions an in-process agent's actor counts (pipeline/layers/policies/actor.ts). */
+export type ActorAction = 'click' | 'select' | 'fill' | 'check' | 'hover';
+
 /** What an in-process agent records of its own timeline (pipeline/layers/policies/actor.ts). */
 export interface PolicyMoments {
   firstLookStartedAt: number | null;
@@ -59,7 +62,7 @@ export interface PolicyMoments {
   /** the last time it read the requested state back from the server */
   confirmedAt: number | null;
   /** one of its own actions that ran out of the harness's action timeout */
-  actionTimeout: { action: 'click' | 'select' | 'fill'; startedAt: number; timeoutMs: number; message: string } | null;
+  actionTimeout: { action: ActorAction; startedAt: number; timeoutMs: number; message: string } | null;
 }
 
 export interface Agent {

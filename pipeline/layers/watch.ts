@@ -27,3 +27,24 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 `;
 }
+
+/** A real application's success notice: elements matching `selector` whose text contains `text`. */
+export interface Notice { selector: string; text: string }
+
+/**
+ * The watch on a real application's page (the real-applications arm): the first time the task
+ * family's success notice is visible. The same script for every condition of a family; it names
+ * no layer, severity or fault.
+ */
+export function noticeWatch(notice: Notice, report: { successShown: (t: string) => string }): string {
+  return `
+new MutationObserver(() => {
+  for (const el of document.querySelectorAll(${JSON.stringify(notice.selector)})) {
+    if ((el.textContent || '').includes(${JSON.stringify(notice.text)}) && el.checkVisibility()) {
+      ${report.successShown('performance.timeOrigin + performance.now()')};
+      return;
+    }
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+`;
+}

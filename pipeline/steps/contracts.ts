@@ -15,6 +15,7 @@ import { checkOption, writeGenerated } from '../kernel/generated.ts';
 const contracts: { file: string; root?: string; defs?: Record<string, string>; withDefs?: boolean }[] = [
   { file: 'trace', defs: { header: 'TraceHeader', layers: 'LayersFields', evidence: 'EvidenceFields', event: 'TimelineEvent', verdict: 'Verdict' } },
   { file: 'layers-task', root: 'LayersTask', defs: { entity: 'Entity' } },
+  { file: 'layers-real-apps-task', root: 'LayersRealAppsTask' },
   { file: 'evidence-task', root: 'EvidenceTask', defs: { endpoint: 'EvidenceEndpoint' } },
   { file: 'production-manifest', root: 'ProductionManifest', defs: { case: 'ProductionCase', predicate: 'Predicate', stringTest: 'StringTest', apiTest: 'ApiTest', statusTest: 'StatusTest' } },
   { file: 'production-labels', root: 'ProductionLabels', defs: { label: 'CaseLabel' } },

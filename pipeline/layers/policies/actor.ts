@@ -5,7 +5,7 @@
 // it read the requested state back from the server; and an action of its own that timed out.
 import type { Locator, Page } from 'playwright-core';
 import { performance } from 'node:perf_hooks';
-import type { PolicyMoments } from '../../agents/contract.ts';
+import type { ActorAction, PolicyMoments } from '../../agents/contract.ts';
 
 /** The harness's own bound on one action (a click, select or fill). */
 export const ACTION_TIMEOUT_MS = 2000;
@@ -61,7 +61,7 @@ export class Actor {
     this.moments.confirmedAt = performance.now();
   }
 
-  private async act(action: 'click' | 'select' | 'fill', run: () => Promise<unknown>): Promise<void> {
+  private async act(action: ActorAction, run: () => Promise<unknown>): Promise<void> {
     this.actions++;
     const started = performance.now();
     try {
@@ -82,5 +82,15 @@ export class Actor {
 
   fill(target: Locator, value: string): Promise<void> {
     return this.act('fill', () => target.fill(value, { timeout: this.timeoutMs }));
+  }
+
+  /** Sets a checkbox to the given state (the real applications' settings pages). */
+  check(target: Locator, checked: boolean): Promise<void> {
+    return this.act('check', () => target.setChecked(checked, { timeout: this.timeoutMs }));
+  }
+
+  /** Moves the pointer over a control, as a user does to reveal a list row's actions. */
+  hover(target: Locator): Promise<void> {
+    return this.act('hover', () => target.hover({ timeout: this.timeoutMs }));
   }
 }
