@@ -38,6 +38,24 @@ export class GateError extends RStackError {
 /** The first line of what was thrown: what a row's error field and a one-line message keep. */
 export const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0]!;
 
+/** What the system said of a failed write, in words: ENOSPC is "no space left on device". */
+const writeReasons: Record<string, string> = {
+  ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EIO: 'input/output error', EFBIG: 'file too large', EACCES: 'permission denied',
+};
+
+/** A write to a file that failed (a full disk, a quota, a read-only mount): the file, the reason; the system's error kept as cause. */
+export class WriteError extends RStackError {
+  readonly code: string | undefined;
+  readonly reason: string;
+  constructor(readonly file: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException)?.code;
+    const reason = (code && writeReasons[code]) ?? firstLine(cause);
+    super(`could not write ${file}: ${reason}${code ? ` (${code})` : ''}`, { exitCode: 1, cause });
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
 export class CheckError extends RStackError {
   constructor(message: string, readonly failures: string[] = []) {
     super(message, { exitCode: 1 });

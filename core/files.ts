@@ -16,5 +16,10 @@ export function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** How many rows a JSONL file holds (its non-empty lines); 0 when it is missing. */
-export const countRows = (file: string): number => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
+/** How many rows a JSONL file holds: its non-empty lines that end with a newline (a last line without
+ *  one is torn, a write that stopped midway, and not a row); 0 when it is missing. */
+export function countRows(file: string): number {
+  if (!fs.existsSync(file)) return 0;
+  const text = fs.readFileSync(file, 'utf8');
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).length;
+}

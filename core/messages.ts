@@ -114,6 +114,19 @@ export const messages = {
     `--workers ${workers} --browsers ${browsers}: a registered ${arm} run takes at most ${perBrowser} row${perBrowser > 1 ? 's' : ''} at once in each browser process (${source}); give --browsers ${Math.ceil(workers / perBrowser)}`,
   registeredRunBusy: (sessions: string[]) =>
     `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,
+  // one writer per run slot (pipeline/kernel/run-lock.ts)
+  runLock: {
+    busy: (slot: string, holder: { pid: number; host: string; started_at: string; command: string } | null, file: string) =>
+      `refusing to write ${slot}: ${holder ? `another process writes it: pid ${holder.pid} on host ${holder.host} (since ${holder.started_at}: ${holder.command})` : `another process holds its lock (${file}) and has not said who it is yet`}. ` +
+      'One process writes a run at a time; nothing was written. Once that process has ended (a killed one frees it at once), the same command resumes the run',
+    noFlock: (why: string) => `cannot lock the run: util-linux flock is needed (${why}); it is in Debian's util-linux package`,
+    failed: (file: string, status: number | null, signal: string | null, stderr: string) =>
+      `cannot lock the run: flock on ${file} ${signal ? `was killed by ${signal}` : `exited with code ${status}`}${stderr ? `: ${stderr}` : ''}`,
+  },
+  /** a write that failed during a run (a full disk): what, the rows safely on disk, and that the same command resumes after them */
+  runWriteFailed: (what: string, reason: string, runFile: string, rows: number, total: number, alsoUnwritten: string[]) =>
+    `${reason} writing ${what === runFile ? 'the run file' : what}: ${rows} of ${total} rows are safely in ${runFile}, and the same command resumes after them once there is room` +
+    `${alsoUnwritten.length ? ` (not written either: ${alsoUnwritten.join(', ')})` : ''}`,
   attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,
   // the evidence study
   generatedDiffers: (file: string) =>

@@ -29,6 +29,8 @@ export const runOutputs = (base: string) => ({
   exclusionLog: () => path.join(base, 'data', 'excluded', 'REASONS.jsonl'),
   runLog: () => path.join(base, 'data', 'runs.jsonl'),
   dataManifest: () => path.join(base, 'manifests', 'data.sha256'),
+  /** one lock file per run slot (pipeline/kernel/run-lock.ts); git-ignored, outside data/ and manifests/ */
+  runLocks: () => path.join(base, '.state', 'run-locks'),
 });
 
 const out = () => runOutputs(outputRoot());
@@ -55,6 +57,7 @@ export const paths = {
   excludedArm: (study: string, arm: string) => out().excludedArm(study, arm),
   exclusionLog: () => out().exclusionLog(),
   runLog: () => out().runLog(),
+  runLocks: () => out().runLocks(),
   analysisOut: () => path.join(root(), 'analysis', 'out'),
   figuresOut: () => path.join(root(), 'figures', 'out'),
   paperBuild: () => path.join(root(), 'paper', 'build'),

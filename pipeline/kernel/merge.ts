@@ -10,7 +10,8 @@
 //   5. shards aside    data/excluded/<study>/<arm>/ with the reason "merged into <run>"; data/runs.jsonl
 //                      gets the merge as a session (start and end); manifests/data.sha256
 //
-// Nothing is written or moved unless every check of steps 2–3 passes.
+// Nothing is written or moved unless every check of steps 2–3 passes. The arm's run slot and its
+// shards' slots are locked throughout (run-lock.ts): a merge beside a live shard writer is refused.
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths, rel } from '../../core/paths.ts';
@@ -25,6 +26,7 @@ import { excludeFile } from './exclude.ts';
 import { writeFileAtomic } from './files.ts';
 import { logEnd, logStart, runningSessions } from './run-log.ts';
 import { updateDataManifest } from './manifest.ts';
+import { lockRunSlot, type RunLock } from './run-lock.ts';
 
 /** What a merge needs of a run plan: the naming, the units in order, and the keys. */
 export type MergePlan<U, R extends TraceRow> = Pick<RunPlan<U, R, unknown>, 'study' | 'arm' | 'browser' | 'runPrefix' | 'stamped' | 'units' | 'unitKey' | 'rowKey'>;
@@ -65,6 +67,18 @@ export async function mergeShards<U, R extends TraceRow>(plan: MergePlan<U, R>, 
   const shards = found.filter((s) => s.count === count);
   if (!shards.length) throw new UsageError(messages.merge.noShards(`${prefix}-shard<i>of${count}`, rel(dir)));
 
+  // the arm's run slot and every shard's, held to the end: no run writes into what is being merged
+  const locks: RunLock[] = [];
+  try {
+    for (const p of [prefix, ...Array.from({ length: count }, (_, i) => `${prefix}-shard${i + 1}of${count}`)]) locks.push(lockRunSlot({ study: plan.study, arm: plan.arm, prefix: p, smoke: false }));
+    return await mergeLocked(plan, { prefix, dir, count, shards });
+  } finally {
+    for (const lock of locks) lock.release();
+  }
+}
+
+async function mergeLocked<U, R extends TraceRow>(plan: MergePlan<U, R>, s: { prefix: string; dir: string; count: number; shards: ShardFile[] }): Promise<MergeResult<R>> {
+  const { prefix, dir, count, shards } = s;
   const already = existingRun({ study: plan.study, arm: plan.arm, prefix, stamped: plan.stamped ?? true }, false);
   if (already) throw new UsageError(messages.merge.registeredExists(rel(already)));
   const files = new Set(shards.map((s) => rel(s.file)));

@@ -4,8 +4,10 @@
 //   1. gate()          the frozen inputs equal the ledger head, else exit 3
 //   2. plan(gated)     the study's units (conditions × policies …), in order, and how one becomes a row
 //   3. selection       --only REGEX (smoke runs only) and --shard i/n
-//   4. run file        resume, --redo, --smoke (run-files.ts); data/runs.jsonl gets the session's start
-//   5. trace writer    one validated row per unit, fsynced; a torn last line moved aside
+//   4. run file        one process per run slot (run-lock.ts: a second is refused, exit 2); resume,
+//                      --redo, --smoke (run-files.ts); data/runs.jsonl gets the session's start
+//   5. trace writer    one validated row per unit, fsynced; a torn last line moved aside; a write that
+//                      fails (a full disk) ends the run with one line: the rows on disk, resume continues
 //   6. browser pool    `browsers` browser processes (each replaced every `browserBatch` units),
 //                      `workers` units at once spread over them, each worker with its own resources;
 //                      a failed attempt is kept in data/excluded/
@@ -14,11 +16,12 @@
 //
 // A study supplies only step 2. Per-unit outcomes do not depend on the worker count or the shard.
 import fs from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { outputRoot, paths, rel, root } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { readJsonl, toLine } from '../../core/jsonl.ts';
-import { UsageError, RStackError, firstLine } from '../../core/errors.ts';
+import { UsageError, RStackError, WriteError, firstLine } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { gate, type Gated } from './gate.ts';
 import { TraceWriter } from './trace-writer.ts';
@@ -27,7 +30,8 @@ import { chooseRun } from './run-files.ts';
 import { updateDataManifest } from './manifest.ts';
 import { appendDurable, countRows } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
-import { logEnd, logStart, runningSessions } from './run-log.ts';
+import { logEnd, logStart, runningSessions, type RunLogLine } from './run-log.ts';
+import { lockRunSlot } from './run-lock.ts';
 import type { TraceRow } from '../../core/contracts.ts';
 import { browserExecutable, launchBrowser, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
 
@@ -134,9 +138,24 @@ export async function runArm<U, R extends TraceRow, W = void>(
     const others = runningSessions().filter((s) => s.registered);
     if (others.length && !shard) throw new RStackError(messages.registeredRunBusy(others.map((s) => s.session)), { exitCode: 2 });
   }
-  // 4–5
+  // 4–5: one process writes the slot's run file; the lock is held until the end line and manifest are written
   const prefix = runPrefixOf(p, shard);
-  const chosen = chooseRun({ study: p.study, arm: p.arm, prefix, stamped: p.stamped ?? true }, { smoke: flags.smoke, redo: flags.redo, selection, total: units.length });
+  const lock = lockRunSlot({ study: p.study, arm: p.arm, prefix, smoke: flags.smoke, selection });
+  try {
+    return await writeRun(flags, p, { gated, units, selection, registered, prefix });
+  } finally {
+    lock.release();
+  }
+}
+
+/** Steps 4–8 of runArm, with the run slot's lock held. */
+async function writeRun<U, R extends TraceRow, W>(
+  flags: RunFlags,
+  p: RunPlan<U, R, W>,
+  s: { gated: Gated; units: U[]; selection: string | null; registered: boolean; prefix: string },
+): Promise<RunResult<R>> {
+  const { gated, units, selection, registered } = s;
+  const chosen = chooseRun({ study: p.study, arm: p.arm, prefix: s.prefix, stamped: p.stamped ?? true }, { smoke: flags.smoke, redo: flags.redo, selection, total: units.length });
   const writer = TraceWriter.open<R>({ study: p.study, arm: p.arm, runId: chosen.runId, key: p.rowKey, smoke: flags.smoke });
   const todo = units.filter((u) => !writer.has(p.unitKey(u)));
   const readRows = () => (fs.existsSync(writer.file) ? readJsonl<R>(writer.file, { schema: 'trace' }) : []);
@@ -149,16 +168,26 @@ export async function runArm<U, R extends TraceRow, W = void>(
     log({ kind: 'info', message: messages.runComplete(label, units.length, shown) });
     return { runId: chosen.runId, file: writer.file, rows: readRows(), written: writer.written, resumed: chosen.resumed, failedAttempts: 0, gated };
   }
+  /** a write that failed (a full disk) as one line: what, the rows safely on disk, that a resume continues */
+  const inFull = (f: string) => (outputRoot() === root() ? f : path.join(outputRoot(), f));
+  const writeFailed = (error: WriteError, alsoUnwritten: string[] = []) =>
+    new RStackError(messages.runWriteFailed(inFull(error.file), error.reason, shown, countRows(writer.file), units.length, alsoUnwritten.map(inFull)), { exitCode: 1, cause: error });
   log({ kind: 'info', message: messages.runStart(label, units.length, writer.existingRows, flags.workers, shown, flags.smoke) });
-  const start = logStart({
-    run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
-    rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length, workers: flags.workers,
-    ...((flags.browsers ?? 1) > 1 ? { browsers: Math.min(flags.browsers!, flags.workers) } : {}),
-    executable: browserExecutable(p.browser),
-  });
+  let start: RunLogLine;
+  try {
+    start = logStart({
+      run_id: chosen.runId, study: p.study, arm: p.arm, browser: p.browser, file: rel(writer.file), registered,
+      rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length, workers: flags.workers,
+      ...((flags.browsers ?? 1) > 1 ? { browsers: Math.min(flags.browsers!, flags.workers) } : {}),
+      executable: browserExecutable(p.browser),
+    });
+  } catch (error) {
+    throw error instanceof WriteError ? writeFailed(error) : error;
+  }
   const excluded = [...chosen.excluded];
   let exit = 1;
   let failedAttempts = 0;
+  let failure: { error: unknown } | null = null;
   try {
     // 6
     const attempts = freeName(paths.excludedArm(p.study, p.arm), `${chosen.runId}.failed-attempts`, '.jsonl');
@@ -186,12 +215,30 @@ export async function runArm<U, R extends TraceRow, W = void>(
     exit = p.exitOf ? p.exitOf(readRows(), flags.smoke) : 0;
   } catch (error) {
     exit = error instanceof RStackError ? error.exitCode : 1;
-    throw error;
-  } finally {
-    // 7
-    logEnd(start, { rows: countRows(writer.file), exit, excluded });
-    await updateDataManifest();
+    failure = { error };
   }
+  // 7: the end line counts the complete rows on disk (a torn line is not one). On a full disk the end
+  // line and the manifest may fail too: they are named in the run's one line, never thrown instead of it.
+  const unwritten: WriteError[] = [];
+  try {
+    logEnd(start, { rows: countRows(writer.file), exit, excluded });
+  } catch (error) {
+    if (!(error instanceof WriteError)) throw error;
+    unwritten.push(error);
+  }
+  try {
+    await updateDataManifest();
+  } catch (error) {
+    if (!(error instanceof WriteError)) throw error;
+    unwritten.push(error);
+  }
+  if (failure) {
+    const first = failure.error;
+    if (first instanceof WriteError) throw writeFailed(first, unwritten.map((u) => u.file));
+    for (const u of unwritten) log({ kind: 'warn', message: u.message });
+    throw first;
+  }
+  if (unwritten.length) throw writeFailed(unwritten[0]!, unwritten.slice(1).map((u) => u.file));
   // 8
   const rows = readRows();
   return { runId: chosen.runId, file: writer.file, rows, written: writer.written, resumed: chosen.resumed, failedAttempts, gated };

@@ -10,7 +10,7 @@ import { parseJsonl, toLine } from '../../core/jsonl.ts';
 import { validate, isValid } from '../../core/validate.ts';
 import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
-import { appendDurable } from './files.ts';
+import { appendDurable, writeDurable } from './files.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 
 import type { TraceRow } from '../../core/contracts.ts';
@@ -66,23 +66,25 @@ export class TraceWriter<R extends TraceRow> {
       // no newline at the end: the last line is torn unless it happens to be a complete valid row
       let whole = false;
       try { whole = isValid('trace', JSON.parse(tail)); } catch { whole = false; }
-      if (whole) keep = text + '\n';
-      else {
+      if (whole) {
+        keep = text + '\n';
+        appendDurable(this.file, '\n');
+      } else {
         keep = text.slice(0, lastNewline + 1);
         const dir = paths.excludedArm(this.options.study, this.options.arm);
-        fs.mkdirSync(dir, { recursive: true });
         const to = freeName(dir, `${this.options.runId}.torn`, '.txt');
-        fs.writeFileSync(to, tail);
+        // kept first, then cut off: a failure between the two (a full disk) loses nothing
+        writeDurable(to, tail);
         recordExclusion({ file: rel(to), from: rel(this.file), rows: 0, reason: 'torn last line: the run stopped mid-write; cut off on resume' });
+        // cut, not rewritten: truncating needs no room on the disk, rewriting the rows would
+        const fd = fs.openSync(this.file, 'r+');
+        try {
+          fs.ftruncateSync(fd, Buffer.byteLength(keep));
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
         log({ kind: 'warn', message: messages.tornLineMoved(rel(this.file), rel(to)) });
-      }
-      const fd = fs.openSync(this.file, 'r+');
-      try {
-        fs.ftruncateSync(fd, 0);
-        fs.writeSync(fd, keep, 0);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
       }
     }
     for (const row of parseJsonl<R>(keep, rel(this.file), { schema: 'trace' })) {
