@@ -169,6 +169,20 @@ production-editor: ## start the second Arm B site: WordPress's block and site ed
 production-editor-stop: ## stop only the processes production-editor started (by pid file)
 	@$(RSTACKBENCH) production-editor-stop
 
+# ── the layers arm on real applications (issue #36): its own WordPress and Debian's MediaWiki ──
+.PHONY: layers-wordpress layers-wordpress-stop layers-mediawiki layers-mediawiki-stop
+layers-wordpress: ## start the layers arm's WordPress on 127.0.0.1:8650 (LAYERS_WORDPRESS_PORT), separate from Arm B's; installs, seeds and snapshots it the first time; prints the origin
+	@$(RSTACKBENCH) layers-wordpress
+
+layers-wordpress-stop: ## stop only the processes layers-wordpress started (by pid file)
+	@$(RSTACKBENCH) layers-wordpress-stop
+
+layers-mediawiki: ## start Debian's MediaWiki 1.39 for the layers arm on 127.0.0.1:8660 (MEDIAWIKI_PORT); installs, seeds and snapshots it the first time; prints the origin
+	@$(RSTACKBENCH) layers-mediawiki
+
+layers-mediawiki-stop: ## stop only the processes layers-mediawiki started (by pid file)
+	@$(RSTACKBENCH) layers-mediawiki-stop
+
 .PHONY: label-arm-b run-arm-b run-arm-b-contracts
 # Arm B runs in Firefox as the paper did, unless BROWSER is given on the command line or in the environment
 ARM_B_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),firefox,$(BROWSER))

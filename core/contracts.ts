@@ -657,6 +657,105 @@ export interface CaseLabel {
   }[];
 }
 
+// ── schemas/real-app-family.schema.json
+/**
+ * {{variant.NAME}} in any string is one of the variant's values, filled in by fixtures/real-app.ts (familyCondition) before anything else reads it; {{form.*}}, {{query.*}}, {{json.*}} and {{origin}} in spec.success are the fault proxy's own templates (REAL-APPS.md) and are left to it.
+ */
+export type RealAppFamily = {
+  schema: "real-app-family/1";
+  family: string;
+  app: "wordpress" | "mediawiki";
+  /**
+   * the task, in one sentence
+   */
+  summary: string;
+  /**
+   * the layers this family is run under: all six, or baseline alone for a case whose false success is the app's own (no injected fault)
+   *
+   * @minItems 1
+   */
+  layers: ("baseline" | "access" | "perception" | "action" | "state" | "verification")[];
+  /**
+   * path and query of the page a condition opens, on the app's origin
+   */
+  start: string;
+  /**
+   * the control the agent changes before it commits, or null when the commit alone is the task (a row action, a publish button)
+   */
+  input: null | {
+    selector: string;
+    role: string;
+    /**
+     * its accessible name
+     */
+    name: string;
+    /**
+     * fill, check or uncheck (or a variant's value that is one of them)
+     */
+    action: string;
+    /**
+     * for fill: the control's whole new value
+     */
+    value?: string;
+  };
+  /**
+   * the fault spec of this family (schemas/fault-spec.schema.json, the proxy's, validates it once instantiated): target control, the pages it lives on, the write request, the success answer
+   */
+  spec: {};
+  notice: {
+    /**
+     * the success notice's text, as the page shows it
+     */
+    text: string;
+    /**
+     * a CSS selector of the element that holds it
+     */
+    selector: string;
+    /**
+     * which page shows it, where, and for how long
+     */
+    where: string;
+  };
+  postcondition: {
+    /**
+     * the app's postcondition function (fixtures/wordpress/layers-site.ts, fixtures/mediawiki/site.ts)
+     */
+    query: string;
+    args: (string | number)[];
+    /**
+     * the .sql file it runs, relative to the app's folder
+     */
+    sql: string;
+  };
+  /**
+   * @minItems 1
+   */
+  variants: {
+    id: string;
+    /**
+     * what the agent is told
+     */
+    instruction: string;
+    values: {
+      [k: string]: string | number;
+    };
+    /**
+     * the postcondition's value in the seeded state
+     */
+    seeded: string | null;
+    /**
+     * its value once the task is done (VTS: the postcondition equals it)
+     */
+    expected: string | null;
+  }[];
+  /**
+   * what driving the real pages in a real browser showed (requests, answers, notices), from which the spec and notice are written
+   *
+   * @minItems 1
+   */
+  observed: string[];
+};
+
 // ── schemas/ledger-entry.schema.json
 export type LedgerEntry = {
   seq: number;

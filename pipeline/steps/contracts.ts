@@ -19,6 +19,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'evidence-task', root: 'EvidenceTask', defs: { endpoint: 'EvidenceEndpoint' } },
   { file: 'production-manifest', root: 'ProductionManifest', defs: { case: 'ProductionCase', predicate: 'Predicate', stringTest: 'StringTest', apiTest: 'ApiTest', statusTest: 'StatusTest' } },
   { file: 'production-labels', root: 'ProductionLabels', defs: { label: 'CaseLabel' } },
+  { file: 'real-app-family', root: 'RealAppFamily' },
   { file: 'ledger-entry', root: 'LedgerEntry' },
   { file: 'manifest-line', root: 'ManifestLine' },
   { file: 'exclusion', root: 'Exclusion' },

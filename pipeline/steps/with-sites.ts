@@ -1,12 +1,13 @@
-// rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] [--beside CHECK] -- COMMAND…
+// rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor,layers-wordpress,mediawiki] [--beside CHECK] -- COMMAND…
 // The set-up that make test, make reproduce's Arm B step, a rerun's Arm B and .ci/run share:
 //
 //   --examples ─▶ the example agents' own dependencies (examples/agents/puppeteer: npm ci;
 //                 examples/agents/python and examples/agents/browser-use: a venv each with its
 //                 requirements.txt) and the smallest local model (.state/models/), each only when
 //                 missing or stale; all at once, and while the sites install and start
-//   --sites    ─▶ Debian's WordPress packages if missing (fixtures/wordpress/install.ts), then each
-//                 site started unless it runs already (fixtures/sites.ts)
+//   --sites    ─▶ Debian's WordPress (and, for mediawiki, MediaWiki) packages if missing
+//                 (fixtures/wordpress/install.ts), then each site started unless it runs already
+//                 (fixtures/sites.ts)
 //   --beside   ─▶ a check run while the rest installs and starts (make test: the type check, which
 //                 needs the CPU while the set-up waits on the network); COMMAND runs only after it
 //                 passed, and its failure is our exit code
@@ -96,11 +97,11 @@ const { own, command } = splitAtDash();
 
 await main({
   name: 'rstackbench with-sites',
-  summary: 'install what the tests need and start Arm B\'s WordPress sites, run a command while they are up, then stop what was started here (a site you had started stays up)',
-  usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor] [--beside CHECK] -- COMMAND [ARGS…]',
+  summary: 'install what the tests need and start the real apps (Arm B\'s WordPress sites, the layers arm\'s WordPress and MediaWiki), run a command while they are up, then stop what was started here (a site you had started stays up)',
+  usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor,layers-wordpress,mediawiki] [--beside CHECK] -- COMMAND [ARGS…]',
   options: {
     examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python, examples/agents/browser-use) and the smallest local model (.state/models/)' },
-    sites: { type: 'string', default: '', help: 'the sites to have up: wordpress (127.0.0.1:8471), wordpress-editor (127.0.0.1:8472), comma-separated' },
+    sites: { type: 'string', default: '', help: 'the sites to have up, comma-separated: wordpress (127.0.0.1:8471), wordpress-editor (127.0.0.1:8472) for Arm B; layers-wordpress (127.0.0.1:8650), mediawiki (127.0.0.1:8660) for the layers arm on real apps' },
     beside: { type: 'string', default: '', help: 'a check (a shell command line) run while the rest installs and the sites start; COMMAND runs only if it exits 0, otherwise its exit code is ours (make test: the type check)' },
   },
   async run(values, positionals) {
