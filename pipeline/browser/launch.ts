@@ -3,7 +3,7 @@
 // (Playwright's moz-firefox channel). Each launch gets a fresh temporary profile from Playwright,
 // but Firefox trusting a proxy's CA: its profile is made here first, the CA in its NSS store
 // (through-proxy.ts), and the browser launched on it (a persistent context, whose browser()
-// makes contexts as any other), the profile removed when it closes.
+// makes contexts as any other), the profile removed once browser.close() has ended the process.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,7 +95,11 @@ async function launchFirefoxTrusting(extras: LaunchExtras): Promise<LaunchedBrow
     const context = await firefox.launchPersistentContext(profile, launchOptions('firefox', extras) as Parameters<typeof firefox.launchPersistentContext>[1]);
     const browser = context.browser();
     if (!browser) throw new RStackError('Firefox launched on its own profile gave no browser to make contexts in');
-    browser.once('disconnected', removeProfile);
+    // Firefox writes its profile until its process is gone, which browser.close() waits for (its
+    // 'disconnected' comes earlier): the profile goes after close, or a while after a crash
+    const close = browser.close.bind(browser);
+    browser.close = async (options) => { try { await close(options); } finally { removeProfile(); } };
+    browser.once('disconnected', () => { setTimeout(removeProfile, 10_000).unref(); });
     return { name: 'firefox', version: browser.version(), browser };
   } catch (error) {
     removeProfile();

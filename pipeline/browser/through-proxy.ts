@@ -49,6 +49,14 @@ export function firefoxProxyPrefs(proxy: ProxySettings): Record<string, string |
     'network.proxy.no_proxies_on': '',
     'network.proxy.allow_hijacking_localhost': true,
     'network.proxy.testing_localhost_is_secure_when_hijacked': true,
+    // background services that would reach the proxy (which refuses them) every second and fill its log
+    'services.settings.server': 'data:,',
+    'network.captive-portal-service.enabled': false,
+    'network.connectivity-service.enabled': false,
+    'app.normandy.enabled': false,
+    'browser.safebrowsing.malware.enabled': false,
+    'browser.safebrowsing.phishing.enabled': false,
+    'browser.safebrowsing.downloads.enabled': false,
   };
 }
 
