@@ -153,6 +153,20 @@ model-server: setup ## serve MODEL (smollm2-135m, gemma3-270m) on 127.0.0.1 as a
 model-server-stop: ## stop only the model server model-server started (by pid file)
 	@$(RSTACKBENCH) model-server-stop
 
+# the fault proxy in front of your own app (fixtures/proxy/, docs/fault-proxy.md)
+.PHONY: fault-proxy fault-proxy-stop
+SPEC ?=
+LAYER ?=
+SEVERITY ?=
+SEED ?= fault-proxy
+HTTPS ?= 0
+
+fault-proxy: setup ## the fault proxy on 127.0.0.1 in the background: SPEC=spec.json LAYER=… SEVERITY=… [SEED=…] [HTTPS=1] [ARGS="--port 8600 --hosts h --upstream-ca f"]; prints its URL, the browser flags, with HTTPS its CA and SPKI
+	@$(RSTACKBENCH) fault-proxy --spec "$(SPEC)" --layer "$(LAYER)" --severity "$(SEVERITY)" --seed "$(SEED)" $(if $(filter 1,$(HTTPS)),--https,) $(ARGS)
+
+fault-proxy-stop: ## stop only the fault proxy fault-proxy started (by pid file); held writes are cancelled, never sent
+	@$(RSTACKBENCH) fault-proxy-stop
+
 # ── Arm B: the production sample (study evidence) ─────────────────────────────────────────────
 .PHONY: production-site production-site-stop
 

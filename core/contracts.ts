@@ -1358,6 +1358,218 @@ export interface RedoFlip {
  */
 export type LoadAverages = number[];
 
+// ── schemas/fault-spec.schema.json
+/**
+ * The target control the page faults act on, the documents it lives in, the write its commit sends, and what the app answers on success (so that the proxy can answer it itself). Regexes are JavaScript regexes, matched against the request's path and query (`/wp-admin/options.php?x=1`). Templates in `success` take {{form.NAME}}, {{query.NAME}}, {{json.PATH}} (of the write request) and {{origin}}, each optionally piped through |url (percent-encoded) or |html (HTML-escaped).
+ */
+export type FaultSpec = {
+  schema: "fault-spec/1";
+  /**
+   * the task family this spec belongs to
+   */
+  family: string;
+  /**
+   * the commit control the page faults act on
+   */
+  target: {
+    /**
+     * a CSS selector of the control in the page (checked by the browser's own parser when a page loads)
+     */
+    selector: string;
+    /**
+     * its ARIA role as an agent finds it (button, link, checkbox, …): a decoy has the same
+     */
+    role: string;
+    /**
+     * its accessible name: a decoy has the same
+     */
+    name: string;
+  };
+  /**
+   * regex on path+query of the documents the target lives in: page faults are injected into these documents only
+   */
+  pages: string;
+  /**
+   * the request the commit sends
+   */
+  write: {
+    method: "POST" | "PUT" | "PATCH" | "DELETE" | "GET";
+    /**
+     * regex on path+query
+     */
+    path: string;
+    form?: FaultFieldPatterns;
+    json?: FaultFieldPatterns;
+  };
+  /**
+   * what the app answers a write that succeeded
+   */
+  success: (FaultSuccessRedirect | FaultSuccessReply | FaultSuccessJsonEcho) & {
+    kind: "redirect" | "reply" | "json-echo";
+  };
+};
+
+export interface FaultSuccessRedirect {
+  kind: "redirect";
+  status: 301 | 302 | 303 | 307 | 308;
+  /**
+   * template
+   */
+  location: string;
+  headers?: FaultHeaders;
+  cookies?: FaultCookies;
+}
+
+export interface FaultSuccessReply {
+  kind: "reply";
+  status: number;
+  headers?: FaultHeaders;
+  /**
+   * template
+   */
+  body: string;
+  cookies?: FaultCookies;
+}
+
+/**
+ * answer with the JSON a GET of the same URL gives now (with the write's cookies and headers), with the write's own fields laid over it
+ */
+export interface FaultSuccessJsonEcho {
+  kind: "json-echo";
+  /**
+   * query parameters added to the GET (e.g. WordPress's context=edit)
+   */
+  query?: {
+    [k: string]: string;
+  };
+  /**
+   * dotted path in the answer → template; a template that is one placeholder alone keeps the value's JSON type
+   */
+  overlay: {
+    [k: string]: string;
+  };
+  cookies?: FaultCookies;
+}
+
+export interface FaultFieldPatterns {
+  [k: string]: string;
+}
+
+/**
+ * response headers as the app sends them (name as written → template); Date is added when missing
+ */
+export interface FaultHeaders {
+  [k: string]: string;
+}
+
+/**
+ * Set-Cookie values (templates), one header each
+ */
+export type FaultCookies = string[];
+
+// ── schemas/fault-layers.schema.json
+export type FaultLayers = {
+  schema: "fault-layers/1";
+  $comment?: string;
+  layers: {
+    [k: string]: FaultLayer;
+  };
+};
+
+export interface FaultLayer {
+  does: string;
+  rules: FaultRule[];
+  parameters: {
+    [k: string]: FaultParameter;
+  };
+}
+
+export interface FaultParameter {
+  /**
+   * the value at severity 1, 2, 3
+   *
+   * @minItems 3
+   * @maxItems 3
+   */
+  values: number[];
+  why: string;
+}
+
+export type FaultRule = {
+  match: "page" | "write";
+} & (FaultPageRule | FaultWriteRule);
+
+/**
+ * in each document the spec's pages name, a script that acts on the target
+ */
+export interface FaultPageRule {
+  match: "page";
+  inject: {
+    hide_ms?: FaultValue;
+    decoys?: FaultValue;
+    swallow?: FaultValue;
+  };
+}
+
+/**
+ * the spec's write is answered by the proxy with the spec's success response, and forwarded to the app later or never
+ */
+export interface FaultWriteRule {
+  match: "write";
+  answer: "success";
+  /**
+   * null: never
+   */
+  forward_after_ms: FaultValue | null;
+}
+
+/**
+ * a number, or the name of one of the layer's parameters (its value at the condition's severity)
+ */
+export type FaultValue = number | string;
+
+// ── schemas/proxy-event.schema.json
+export type ProxyEvent = {
+  /**
+   * the event's number in this condition's log, from 1
+   */
+  id: number;
+  /**
+   * performance.now() of the process the proxy runs in (the harness's clock) when the request arrived, or, for forwarded-late and cancelled, when that happened
+   */
+  t: number;
+  method: string;
+  url: string;
+  /**
+   * the status the browser got (for forwarded-late: the app's answer to the forwarded write); null while none, or when the connection was closed
+   */
+  status: number | null;
+  /**
+   * pass: sent to the app unchanged; inject: sent to the app, the page fault injected into its document; answered: the write answered by the proxy, forwarded later (state); dropped: the write answered by the proxy and never forwarded (verification); forwarded-late: a held write sent to the app now; cancelled: a held write that reset() cancelled, never sent; blocked: a request to a host the proxy does not forward to, closed; error: the proxy failed to do what the condition says (the request was closed, never forwarded)
+   */
+  action: "pass" | "inject" | "answered" | "dropped" | "forwarded-late" | "cancelled" | "blocked" | "error";
+  /**
+   * whether the request is the spec's write
+   */
+  write: boolean;
+  /**
+   * answered: when it was forwarded (once it was); forwarded-late: the same as t
+   */
+  forwardedAt?: number;
+  /**
+   * forwarded-late and cancelled: the id of the answered event
+   */
+  of?: number;
+  /**
+   * what the proxy did, in words (the injected fault, why it closed a request)
+   */
+  detail?: string;
+  /**
+   * how the request failed: the browser went away, or the app did not answer
+   */
+  error?: string;
+};
+
 /** A trace row of study layers: the header every row carries and what a layers row adds. */
 export type LayersRow = TraceHeader & LayersFields;
 /** A trace row of study evidence (the controlled arm, Arm A, Arm B). */

@@ -89,3 +89,14 @@ export class ServiceError extends RStackError {
     super(`${service}: ${message}`, { exitCode: options.exitCode ?? 1, cause: options.cause });
   }
 }
+
+/**
+ * The fault proxy (fixtures/proxy/) failed a condition: a fault it could not apply or its server
+ * gone (reason `proxy`), or the app behind it not answering (`app`). An infrastructure failure, which
+ * the harness ends the condition with (kept and retried), never an agent's outcome.
+ */
+export class ProxyError extends RStackError {
+  constructor(readonly reason: 'proxy' | 'app', message: string, options: { cause?: unknown } = {}) {
+    super(`fault proxy: ${message}`, { exitCode: 1, cause: options.cause });
+  }
+}

@@ -101,6 +101,14 @@ export const messages = {
       `${site}: up at ${origin}${started ? ', stopped again when the command ends' : ', already running: left as it is'}`,
     unknownSite: (name: string, known: string[]) => `no site ${JSON.stringify(name)}; the sites are ${known.join(', ')}`,
   },
+  // the fault proxy as a service (fixtures/proxy/cli.ts: make fault-proxy, make fault-proxy-stop)
+  proxy: {
+    running: (pid: number, url: string) => `a fault proxy runs already (pid ${pid}, ${url}); stop it first: make fault-proxy-stop`,
+    portHint: () => 'stop what holds it, or give another port: ARGS="--port 8601" (0: any free one)',
+    stopped: (pid: number, events: string) => `fault proxy (pid ${pid}) stopped; held writes it had not forwarded were cancelled, never sent; its events: ${events}`,
+    nothingToStop: (state: string) => `no fault proxy runs from ${state} (no live process in its pid file); nothing stopped`,
+    notRunning: () => 'no fault proxy runs (make fault-proxy SPEC=… LAYER=… SEVERITY=… starts one)',
+  },
   // every run (pipeline/kernel/run.ts)
   runStart: (label: string, total: number, done: number, workers: number, file: string, smoke: boolean) =>
     `${label}: ${total} rows, ${done ? `${done} already written (resuming), ` : ''}${workers} worker${workers > 1 ? 's' : ''} → ${file}${smoke ? ' (smoke: not registered)' : ''}`,

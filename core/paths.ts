@@ -51,6 +51,8 @@ export const paths = {
   modelIdentities: () => path.join(root(), 'data', 'models'),
   /** where make model-server keeps its pid file and log (git-ignored) */
   modelServerState: () => path.join(root(), '.state', 'model-server'),
+  /** where make fault-proxy keeps its pid file, logs, events and the run's CA (git-ignored; 0700) */
+  faultProxyState: () => (process.env.FAULT_PROXY_STATE ? path.resolve(process.env.FAULT_PROXY_STATE) : path.join(root(), '.state', 'fault-proxy')),
   raw: () => out().raw(),
   rawArm: (study: string, arm: string) => out().rawArm(study, arm),
   excluded: () => out().excluded(),
@@ -85,4 +87,10 @@ export function rel(p: string): string {
   const within = path.relative(scratch, path.resolve(p));
   const inScratch = scratch !== root() && within !== '..' && !within.startsWith(`..${path.sep}`) && !path.isAbsolute(within);
   return path.relative(inScratch ? scratch : root(), p).split(path.sep).join('/');
+}
+
+/** A path as a message shows it: relative to the root when it lies inside it, else absolute. */
+export function shownPath(p: string): string {
+  const within = path.relative(root(), path.resolve(p));
+  return within === '' || within.startsWith('..') || path.isAbsolute(within) ? path.resolve(p) : within.split(path.sep).join('/');
 }

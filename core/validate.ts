@@ -14,7 +14,7 @@ const compiled = new Map<string, ValidateFunction>();
 
 function compiler(): Ajv2020 {
   if (!ajv) {
-    ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true });
+    ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true, discriminator: true });
     addFormats(ajv);
     for (const file of fs.readdirSync(paths.schemas())) {
       if (file.endsWith('.schema.json')) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(paths.schemas(), file), 'utf8')));

@@ -21,12 +21,16 @@
 //
 // Outside agents take the first context and its first page: the start page is opened in the
 // default context of the fresh profile (Chromium: a persistent launch; Firefox: its first tab).
+// With `proxy` (the fault proxy), the browser reaches every origin through it, loopback included,
+// and trusts its CA (pipeline/browser/through-proxy.ts), so that an agent over CDP or BiDi meets
+// the same faults as the harness's own policies.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { RStackError } from '../../core/errors.ts';
 import { chromiumArgs, executablePath, type BrowserName } from '../browser/launch.ts';
+import { chromiumProxyArgs, firefoxProxyPrefs, trustInProfile, type ProxySettings } from '../browser/through-proxy.ts';
 import { connectBiDi } from '../browser/bidi.ts';
 import { launchFirefoxProcess } from '../browser/firefox-process.ts';
 import { playwrightStage, type Stage } from '../layers/condition.ts';
@@ -81,7 +85,13 @@ async function chromiumEndpoints(userDataDir: string): Promise<AgentEndpoints> {
   return { cdp_url, ws_endpoint };
 }
 
-export async function launchAgentBrowser(name: BrowserName): Promise<AgentBrowser> {
+export interface AgentBrowserOptions {
+  /** every request through this proxy (and its CA trusted), as launchBrowser's { proxy } */
+  proxy?: ProxySettings;
+}
+
+export async function launchAgentBrowser(name: BrowserName, options: AgentBrowserOptions = {}): Promise<AgentBrowser> {
+  const { proxy } = options;
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), `rsb-agent-${name}-`));
   const removeProfile = () => fs.rmSync(userDataDir, { recursive: true, force: true });
   try {
@@ -90,7 +100,7 @@ export async function launchAgentBrowser(name: BrowserName): Promise<AgentBrowse
         executablePath: executablePath('chromium'),
         headless: true,
         // the DevTools HTTP endpoint, on 127.0.0.1 only, beside Playwright's own pipe
-        args: [...chromiumArgs, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--remote-allow-origins=*'],
+        args: [...chromiumArgs, ...(proxy ? chromiumProxyArgs(proxy) : []), '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--remote-allow-origins=*'],
         viewport: { width: 900, height: 900 },
       });
       const endpoints = await chromiumEndpoints(userDataDir);
@@ -104,7 +114,7 @@ export async function launchAgentBrowser(name: BrowserName): Promise<AgentBrowse
         close: async () => { await context.close().catch(() => {}); removeProfile(); },
       };
     }
-    return await launchFirefoxForAgent(userDataDir, removeProfile);
+    return await launchFirefoxForAgent(userDataDir, removeProfile, proxy);
   } catch (error) {
     removeProfile();
     throw error;
@@ -118,11 +128,14 @@ const FIREFOX_REPORT_GRACE_MS = 500;
 
 interface BrowsingContextTree { contexts: { context: string; url: string }[] }
 
-async function launchFirefoxForAgent(profile: string, removeProfile: () => void): Promise<AgentBrowser> {
+async function launchFirefoxForAgent(profile: string, removeProfile: () => void, proxy: ProxySettings | undefined): Promise<AgentBrowser> {
   const observer = await startObserver(path.join(profile, 'rstackbench-observer'));
   let firefoxProcess: Awaited<ReturnType<typeof launchFirefoxProcess>> | undefined;
   try {
-    firefoxProcess = await launchFirefoxProcess(executablePath('firefox'), profile);
+    if (proxy?.ca) await trustInProfile(profile, proxy.ca.certPath);
+    // the observer's reports are the harness's, not the page's: they go direct, never through the proxy
+    const proxyPrefs = proxy ? { ...firefoxProxyPrefs(proxy), 'network.proxy.no_proxies_on': `127.0.0.1:${observer.port}` } : {};
+    firefoxProcess = await launchFirefoxProcess(executablePath('firefox'), profile, undefined, proxyPrefs);
     const { sessionUrl } = firefoxProcess;
     // the first session: the browser's version, and the observer installed for its lifetime
     const version = await inSession(sessionUrl, async (send, capabilities) => {

@@ -49,6 +49,8 @@ ${pageWatch({
 export interface Observer {
   /** the extension's folder, to install (webExtension.install, type path) */
   extensionDir: string;
+  /** the listener's port on 127.0.0.1 (a browser going through a proxy sends its reports direct) */
+  port: number;
   /** where the moments go from now on (the page being opened) */
   listen(moments: PageMoments): void;
   /** resolves once the surface was reported since listen() (true), or after timeoutMs (false) */
@@ -97,6 +99,7 @@ export async function startObserver(dir: string): Promise<Observer> {
   for (const [name, text] of Object.entries(observerExtensionFiles(`http://127.0.0.1:${port}/${token}`))) fs.writeFileSync(path.join(dir, name), text);
   return {
     extensionDir: dir,
+    port,
     listen: (next) => { moments = next; revealSeen = false; },
     revealed: (timeoutMs) =>
       new Promise((resolve) => {

@@ -46,8 +46,9 @@ const prefs: Record<string, string | number | boolean> = {
   'services.settings.server': 'data:,',
 };
 
-export function writeUserPrefs(profile: string): void {
-  const lines = Object.entries(prefs).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`);
+/** Writes the profile's user.js: the prefs above, and `extra` over them (a proxy's, through-proxy.ts). */
+export function writeUserPrefs(profile: string, extra: Record<string, string | number | boolean> = {}): void {
+  const lines = Object.entries({ ...prefs, ...extra }).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`);
   fs.writeFileSync(path.join(profile, 'user.js'), `${lines.join('\n')}\n`);
 }
 
@@ -60,8 +61,9 @@ export interface FirefoxProcess {
 
 const KILL_GRACE_MS = 3_000;
 
-export async function launchFirefoxProcess(executable: string, profile: string, timeoutMs = 30_000): Promise<FirefoxProcess> {
-  writeUserPrefs(profile);
+/** Starts firefox-esr on the profile; `prefs` are written over the defaults (a proxy's: through-proxy.ts). */
+export async function launchFirefoxProcess(executable: string, profile: string, timeoutMs = 30_000, prefs: Record<string, string | number | boolean> = {}): Promise<FirefoxProcess> {
+  writeUserPrefs(profile, prefs);
   const child = spawn(executable, ['-headless', '--remote-debugging-port=0', '-no-remote', '-profile', profile, 'about:blank'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its own process group: closing it ends its content processes too

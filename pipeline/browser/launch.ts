@@ -1,10 +1,18 @@
 // Launching Debian's browsers through playwright-core 1.64 (never a downloaded browser):
 // Chromium (raw CDP available through newCDPSession) and Firefox ESR over WebDriver BiDi
-// (Playwright's moz-firefox channel). Each launch gets a fresh temporary profile from Playwright.
+// (Playwright's moz-firefox channel). Each launch gets a fresh temporary profile from Playwright,
+// but Firefox trusting a proxy's CA: its profile is made here first, the CA in its NSS store
+// (through-proxy.ts), and the browser launched on it (a persistent context, whose browser()
+// makes contexts as any other), the profile removed once browser.close() has ended the process.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { UsageError, RStackError } from '../../core/errors.ts';
 import { connectBrowser } from './remote.ts';
+import { chromiumProxyArgs, firefoxProxyPrefs, trustInProfile, type ProxySettings } from './through-proxy.ts';
+
+export type { ProxySettings };
 
 export type BrowserName = 'chromium' | 'firefox';
 export const browserNames: readonly BrowserName[] = ['chromium', 'firefox'];
@@ -44,12 +52,18 @@ export function executablePath(name: BrowserName): string {
   return found;
 }
 
+/** How a launch differs from the default: `proxy`, every request through it (through-proxy.ts). */
+export interface LaunchExtras {
+  proxy?: ProxySettings;
+}
+
 /** The launch options of Debian's browser: the same for a local launch and a browser server (server.ts). */
-export function launchOptions(name: BrowserName) {
-  const path = executablePath(name);
+export function launchOptions(name: BrowserName, extras: LaunchExtras = {}) {
+  const executable = executablePath(name);
+  const { proxy } = extras;
   return name === 'chromium'
-    ? { executablePath: path, args: chromiumArgs, headless: true }
-    : ({ executablePath: path, headless: true, channel: 'moz-firefox' } as Parameters<typeof firefox.launch>[0]);
+    ? { executablePath: executable, args: proxy ? [...chromiumArgs, ...chromiumProxyArgs(proxy)] : chromiumArgs, headless: true }
+    : ({ executablePath: executable, headless: true, channel: 'moz-firefox', ...(proxy ? { firefoxUserPrefs: firefoxProxyPrefs(proxy) } : {}) } as Parameters<typeof firefox.launch>[0]);
 }
 
 /** What a run records of the browser it will use (data/runs.jsonl): the executable launchBrowser starts, or the endpoint it connects to. */
@@ -57,9 +71,38 @@ export function browserExecutable(name: BrowserName, endpoint: string | null = p
   return endpoint ?? executablePath(name);
 }
 
-/** A fresh local browser, or, with BROWSER_WS_ENDPOINT set (endpoint), a connection to one that runs already (remote.ts); null: always local. */
-export async function launchBrowser(name: BrowserName, endpoint: string | null = process.env.BROWSER_WS_ENDPOINT || null): Promise<LaunchedBrowser> {
-  if (endpoint) return connectBrowser(name, endpoint);
-  const browser = await (name === 'chromium' ? chromium : firefox).launch(launchOptions(name));
+/**
+ * A fresh local browser, or, with BROWSER_WS_ENDPOINT set (endpoint), a connection to one that runs
+ * already (remote.ts); null: always local. With `proxy`, every request goes through it, and with its
+ * CA the browser trusts that CA (a browser that runs already cannot be made to: refused).
+ */
+export async function launchBrowser(name: BrowserName, endpoint: string | null = process.env.BROWSER_WS_ENDPOINT || null, extras: LaunchExtras = {}): Promise<LaunchedBrowser> {
+  if (endpoint) {
+    if (extras.proxy) throw new UsageError(`a browser that runs already (BROWSER_WS_ENDPOINT=${endpoint}) cannot be sent through the fault proxy: launch one here`);
+    return connectBrowser(name, endpoint);
+  }
+  if (name === 'firefox' && extras.proxy?.ca) return launchFirefoxTrusting(extras);
+  const browser = await (name === 'chromium' ? chromium : firefox).launch(launchOptions(name, extras));
   return { name, version: browser.version(), browser };
+}
+
+/** Firefox on a profile of our own whose NSS store trusts the proxy's CA; the profile goes when the browser does. */
+async function launchFirefoxTrusting(extras: LaunchExtras): Promise<LaunchedBrowser> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-firefox-'));
+  const removeProfile = () => fs.rmSync(profile, { recursive: true, force: true });
+  try {
+    await trustInProfile(profile, extras.proxy!.ca!.certPath);
+    const context = await firefox.launchPersistentContext(profile, launchOptions('firefox', extras) as Parameters<typeof firefox.launchPersistentContext>[1]);
+    const browser = context.browser();
+    if (!browser) throw new RStackError('Firefox launched on its own profile gave no browser to make contexts in');
+    // Firefox writes its profile until its process is gone, which browser.close() waits for (its
+    // 'disconnected' comes earlier): the profile goes after close, or a while after a crash
+    const close = browser.close.bind(browser);
+    browser.close = async (options) => { try { await close(options); } finally { removeProfile(); } };
+    browser.once('disconnected', () => { setTimeout(removeProfile, 10_000).unref(); });
+    return { name: 'firefox', version: browser.version(), browser };
+  } catch (error) {
+    removeProfile();
+    throw error;
+  }
 }

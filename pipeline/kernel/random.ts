@@ -1,28 +1,3 @@
-// Seeded randomness: every condition draws from its own stream, derived from a hash of
-// (seed, template, layer, index), so one condition never depends on how many came before it.
-import { sha256 } from '../../core/hash.ts';
-
-export interface Rng { next(): number; int(n: number): number; pick<T>(items: readonly T[]): T; shuffle<T>(items: readonly T[]): T[] }
-
-/** mulberry32 seeded from the first 32 bits of sha256(parts joined by ':') */
-export function rng(...parts: (string | number)[]): Rng {
-  let a = parseInt(sha256(parts.join(':')).slice(0, 8), 16) >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T,>(items: readonly T[]) => items[int(items.length)]!;
-  const shuffle = <T,>(items: readonly T[]) => {
-    const out = [...items];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = int(i + 1);
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
-  };
-  return { next, int, pick, shuffle };
-}
+// The seeded randomness every generator draws from lives in core/random.ts, the shared leaf, so that
+// the fault proxy (fixtures/proxy/, which never imports pipeline/) draws from the same streams.
+export { rng, type Rng } from '../../core/random.ts';

@@ -32,6 +32,9 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'pilot-sample', root: 'PilotSampleLine' },
   { file: 'model-identity', root: 'ModelIdentity' },
   { file: 'reproduce-redo', root: 'RedoSummary', defs: { arm: 'RedoArm', flip: 'RedoFlip', load: 'LoadAverages' } },
+  { file: 'fault-spec', root: 'FaultSpec', defs: { redirect: 'FaultSuccessRedirect', reply: 'FaultSuccessReply', jsonEcho: 'FaultSuccessJsonEcho', fieldPatterns: 'FaultFieldPatterns', headers: 'FaultHeaders', cookies: 'FaultCookies' } },
+  { file: 'fault-layers', root: 'FaultLayers', defs: { layer: 'FaultLayer', parameter: 'FaultParameter', rule: 'FaultRule', pageRule: 'FaultPageRule', writeRule: 'FaultWriteRule', value: 'FaultValue' } },
+  { file: 'proxy-event', root: 'ProxyEvent' },
 ];
 
 const compositions = `
@@ -80,10 +83,10 @@ export async function generateContracts(): Promise<string> {
     for (const [def, name] of Object.entries(c.defs ?? {})) parts.push(await compile(asRoot(named, named.$defs![def]!, name), name, options));
   }
   parts.push(compositions);
-  // a $def referenced from inside another compile comes back as Name1: it is the same type
+  // a $def referenced from inside another compile (or twice, with different descriptions) comes back as Name1, Name2: it is the same type
   const names = contracts.flatMap((c) => Object.values(c.defs ?? {}));
   let text = parts.join('\n').replace(/\n{3,}/g, '\n\n');
-  for (const name of names) text = text.replace(new RegExp(`\\b${name}1\\b`, 'g'), name);
+  for (const name of names) text = text.replace(new RegExp(`\\b${name}\\d+\\b`, 'g'), name);
   return text;
 }
 
