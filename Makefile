@@ -84,6 +84,14 @@ run-verified: setup ## the selector-only and semantic-recovery policies wrapped 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
+# the five fault layers on real applications: WordPress and MediaWiki behind the fault proxy (pipeline/layers/real-apps/)
+.PHONY: tasks-real-apps run-real-apps
+tasks-real-apps: setup ## generate the real-applications conditions into data/tasks/layers-real-apps.jsonl from fixtures/<app>/families/ (ARGS=--check compares)
+	@$(RSTACKBENCH) tasks-real-apps $(ARGS)
+
+run-real-apps: setup ## the real-applications arm: its conditions x 3 reference policies on WordPress and MediaWiki (started if not running) through the fault proxy; BROWSER=firefox
+	@$(RSTACKBENCH) run-real-apps --browser $(BROWSER) $(ARGS)
+
 # the planning pilot: sample ─▶ plans (any OpenAI-compatible endpoint) ─▶ make freeze ─▶ run-pilot (no model)
 .PHONY: pilot-sample pilot-plans run-pilot
 PLANS ?=

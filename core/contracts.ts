@@ -45,8 +45,8 @@ export interface LayersFields {
     | "wordpress-profile-field"
     | "wordpress-posts-trash"
     | "wordpress-editor-publish"
-    | "wordpress-admin-email"
-    | "mediawiki-edit";
+    | "wordpress-admin-email-pending"
+    | "mediawiki-edit-page";
   layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
   severity: number;
   apparent_success: boolean;
@@ -97,9 +97,9 @@ export interface LayersFields {
   timing_margin_ms?: number | null;
   timing_sensitive?: boolean;
   /**
-   * what set the scoring boundary (prereg/layers-amendment-5.md); absent in rows written before it
+   * what set the scoring boundary (prereg/layers-amendment-5.md; page: the real-applications arm's document that the last write led to, loaded); absent in rows written before it
    */
-  boundary?: "save" | "return" | "action";
+  boundary?: "save" | "return" | "action" | "page";
   /**
    * the rule that set timing_sensitive: amendments 1, 4 and 5, or amendment 7's speed rule (prereg/layers-amendment-7.md); absent in rows written before amendment 7
    */
@@ -189,9 +189,9 @@ export interface LayersFields {
    */
   app?: "wordpress" | "mediawiki";
   /**
-   * real applications: the condition's variant within its family, layer and severity
+   * real applications: the family's variant of the condition
    */
-  variant?: number;
+  variant?: string;
   /**
    * real applications: no fault (baseline), the fault proxy's, or the application's own (nothing injected)
    */
@@ -205,11 +205,11 @@ export interface LayersFields {
      */
     reset_ms: number;
     /**
-     * each request matching the family's write, in order: when the proxy received it, what it did, the status the browser got, and when the write reached the application and when the application answered it (null when it never did)
+     * each request the proxy took for the family's write, in order: when the proxy received it, what it did (pass: sent on; answered: answered by the proxy, sent later; dropped: answered by the proxy, never sent; error: closed), the status the browser got, and when the write reached the application and when the application answered it (null when it never did)
      */
     writes: {
       t: number;
-      action: "pass" | "answered" | "forwarded-late" | "dropped" | "swallowed" | "error";
+      action: "pass" | "answered" | "dropped" | "error";
       status: number | null;
       reached_app: number | null;
       app_answered: number | null;
@@ -227,6 +227,10 @@ export interface LayersFields {
      * the agent returned
      */
     returned: number;
+    /**
+     * each document's load event in the agent's tab
+     */
+    loads: number[];
   };
 }
 
@@ -344,7 +348,7 @@ export interface Entity {
 
 // ── schemas/layers-real-apps-task.schema.json
 /**
- * A task family of a real application (WordPress, MediaWiki) under one fault layer at one severity, made by the fault proxy from the family's fault spec (fixtures/<app>/families/<family>.json), or the application's own Verification case (fault source app). The postcondition is read from the application's database at the scoring boundary.
+ * A task family of a real application (WordPress, MediaWiki; fixtures/<app>/families/<family>.json) under one fault layer at one severity, made by the fault proxy from the family's fault spec, or the application's own Verification case (fault source app, nothing injected). The family's facts for the condition's variant are copied in (the fault spec, the input, the notice, the postcondition), so the frozen task file holds everything a condition is; the postcondition is read from the application's database at the scoring boundary.
  */
 export type LayersRealAppsTask = {
   schema: "task/1";
@@ -353,12 +357,19 @@ export type LayersRealAppsTask = {
   condition_id: string;
   app: "wordpress" | "mediawiki";
   family: string;
+  /**
+   * the family's variant (fixtures/<app>/families/<family>.json): which value, which post, which page
+   */
+  variant: string;
+  /**
+   * the condition's number within its family, layer and severity
+   */
+  rep: number;
   layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
   /**
    * 0 for baseline and for a fault the application itself ships with
    */
   severity: number;
-  variant: number;
   /**
    * none: baseline; proxy: the fault proxy makes the layer from the family's spec; app: the application's own behaviour is the fault (no injection)
    */
@@ -370,15 +381,34 @@ export type LayersRealAppsTask = {
   instruction: string;
   start_path: string;
   /**
-   * the requested postcondition: the family's postcondition query reads `key` and must give `value`
+   * the control the agent changes before it commits (selector, role, accessible name, fill | check | uncheck, the value), or null
+   */
+  input: {} | null;
+  /**
+   * the family's fault spec for this variant (schemas/fault-spec.schema.json; the proxy validates it)
+   */
+  spec: {};
+  /**
+   * the application's success notice: what Apparent Success reads
+   */
+  notice: {
+    text: string;
+    selector: string;
+    where?: string;
+  };
+  /**
+   * the application's postcondition function and its arguments (fixtures/<app>/)
+   */
+  postcondition: {
+    query: string;
+    args: (string | number)[];
+  };
+  /**
+   * the requested postcondition: the query (key) must give value at the scoring boundary
    */
   target: {
     key: string;
     value: string;
-    /**
-     * what the page calls the thing to change (a field's label, a post's title), where it differs from key
-     */
-    label?: string;
   };
 };
 
@@ -1556,6 +1586,10 @@ export type ProxyEvent = {
    * answered: when it was forwarded (once it was); forwarded-late: the same as t
    */
   forwardedAt?: number;
+  /**
+   * when the answer left for the browser: the app's answer began (pass, inject), or the proxy's own answer was ready (answered, dropped); forwarded-late: when the app answered the forwarded write (the harness's clock)
+   */
+  answeredAt?: number;
   /**
    * forwarded-late and cancelled: the id of the answered event
    */

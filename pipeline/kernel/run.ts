@@ -66,6 +66,8 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
   rowKey(row: R): string;
   /** replace the browser process after this many units (Firefox's parent grows with every context) */
   browserBatch?: number;
+  /** how the arm's browsers are launched (default: launchBrowser of the plan's browser), e.g. through the fault proxy */
+  launch?: () => Promise<LaunchedBrowser>;
   worker?: { setup(browser: LaunchedBrowser, index: number): Promise<W>; teardown(worker: W): Promise<void> };
   runUnit(unit: U, ctx: UnitContext<W>): Promise<RowBody<R>>;
   /** attempts after an infrastructure failure (a throw); each failed attempt is kept */
@@ -271,14 +273,14 @@ export interface ExecuteOptions<U, R> {
  * file, the bench a scratch file.
  */
 export async function executeUnits<U, R extends TraceRow, W>(
-  p: Pick<RunPlan<U, R, W>, 'study' | 'arm' | 'browser' | 'browserBatch' | 'worker' | 'runUnit' | 'retries'>,
+  p: Pick<RunPlan<U, R, W>, 'study' | 'arm' | 'browser' | 'browserBatch' | 'worker' | 'runUnit' | 'retries' | 'launch'>,
   units: readonly U[],
   options: ExecuteOptions<U, R>,
 ): Promise<void> {
   const processes = Math.max(1, Math.min(options.browsers ?? 1, options.workers));
   // a batch is counted per process: each browser is replaced after its share of browserBatch units
   const batchSize = (p.browserBatch ?? Infinity) * processes;
-  const launch = options.launch ?? (() => launchBrowser(p.browser));
+  const launch = options.launch ?? p.launch ?? (() => launchBrowser(p.browser));
   for (let from = 0; from < units.length; from += batchSize) {
     const batch = units.slice(from, from + batchSize);
     const launched: LaunchedBrowser[] = [];

@@ -33,14 +33,16 @@ export interface Notice { selector: string; text: string }
 
 /**
  * The watch on a real application's page (the real-applications arm): the first time the task
- * family's success notice is visible. The same script for every condition of a family; it names
+ * family's success notice is visible, and each document's load event (a write that navigates is
+ * followed by the document it leads to). The same script for every condition of a family; it names
  * no layer, severity or fault.
  */
-export function noticeWatch(notice: Notice, report: { successShown: (t: string) => string }): string {
+export function noticeWatch(notice: Notice, report: { successShown: (t: string) => string; loaded: (t: string) => string }): string {
   return `
+addEventListener('load', () => { ${report.loaded('performance.timeOrigin + performance.now()')}; });
 new MutationObserver(() => {
   for (const el of document.querySelectorAll(${JSON.stringify(notice.selector)})) {
-    if ((el.textContent || '').includes(${JSON.stringify(notice.text)}) && el.checkVisibility()) {
+    if ((el.textContent || '').replace(/\\s+/g, ' ').includes(${JSON.stringify(notice.text)}) && el.checkVisibility()) {
       ${report.successShown('performance.timeOrigin + performance.now()')};
       return;
     }

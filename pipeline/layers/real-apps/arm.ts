@@ -1,0 +1,114 @@
+// The real-applications arm on the run skeleton (pipeline/kernel/run.ts): what `make run-real-apps`
+// runs. The five fault layers on WordPress and MediaWiki, made by the fault proxy from each
+// family's spec, scored by each application's own database.
+//
+//   data/tasks/layers-real-apps.jsonl ─▶ units (condition × reference policy) ─▶ both apps up
+//   (fixtures/sites.ts: started here unless running) ─▶ one fault proxy for the run ─▶ the browser
+//   launched through it ─▶ per unit: condition.ts ─▶ data/raw/layers/real-apps/<run>.jsonl
+//
+// One condition at a time: each application has one database, which a condition resets and reads.
+// A condition whose proxy or application failed is kept in data/excluded/ and run again.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from '../../../core/cli.ts';
+import { UsageError } from '../../../core/errors.ts';
+import { log } from '../../../core/log.ts';
+import { paths, rel } from '../../../core/paths.ts';
+import { readJsonl } from '../../../core/jsonl.ts';
+import { RStackError } from '../../../core/errors.ts';
+import type { LayersRealAppsTask, LayersRow } from '../../../core/contracts.ts';
+import { startFaultProxy, type FaultProxy } from '../../../fixtures/proxy/index.ts';
+import type { RealApp } from '../../../fixtures/real-app.ts';
+import { layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
+import { mediawikiApp } from '../../../fixtures/mediawiki/site.ts';
+import { withSites } from '../../../fixtures/sites.ts';
+import { runSummary, type SummaryTable } from '../../../analysis/run-summary.ts';
+import { launchBrowser, parseBrowserName, type BrowserName } from '../../browser/launch.ts';
+import { runArm, type RunPlan } from '../../kernel/run.ts';
+import { runFlags, runOptions } from '../../kernel/run-flags.ts';
+import { BROWSER_BATCH } from '../arms.ts';
+import { runRealAppTrace, type RealAppStage } from './condition.ts';
+import { realAppPolicyAgent } from './agent.ts';
+import { realAppPolicies } from './policies.ts';
+import type { AppName } from './families.ts';
+
+export const realAppsTaskFile = () => path.join(paths.tasks(), 'layers-real-apps.jsonl');
+
+/** The frozen conditions of the arm, each validated against schemas/layers-real-apps-task.schema.json. */
+export function readRealAppsTasks(file = realAppsTaskFile()): LayersRealAppsTask[] {
+  if (!fs.existsSync(file)) throw new RStackError(`${rel(file)} is missing: make tasks-real-apps, then make freeze`, { exitCode: 2 });
+  return readJsonl<LayersRealAppsTask>(file, { schema: 'layers-real-apps-task' });
+}
+
+export interface RealAppsUnit { task: LayersRealAppsTask; policy: string }
+
+/** attempts after an infrastructure failure (the proxy or an application failed under the condition) */
+export const INFRASTRUCTURE_RETRIES = 2;
+
+export const realAppsUnitKey = (row: { condition_id: string; policy: string }) => `${row.condition_id}|${row.policy}`;
+
+export function realAppsUnits(tasks: LayersRealAppsTask[] = readRealAppsTasks()): RealAppsUnit[] {
+  return tasks.flatMap((task) => realAppPolicies.map((p) => ({ task, policy: p.name })));
+}
+
+export function realAppsPlan(options: { browser: BrowserName; proxy: FaultProxy; apps: Record<AppName, RealApp>; units?: RealAppsUnit[] }): RunPlan<RealAppsUnit, LayersRow, { launched: RealAppStage['browser'] }> {
+  const { browser, proxy, apps } = options;
+  const byName = new Map(realAppPolicies.map((p) => [p.name, p]));
+  return {
+    study: 'layers',
+    arm: 'real-apps',
+    browser,
+    units: options.units ?? realAppsUnits(),
+    conditionOf: (u) => u.task.condition_id,
+    unitKey: (u) => realAppsUnitKey({ condition_id: u.task.condition_id, policy: u.policy }),
+    rowKey: realAppsUnitKey,
+    browserBatch: BROWSER_BATCH,
+    retries: INFRASTRUCTURE_RETRIES,
+    launch: () => launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } }),
+    worker: { setup: async (launched) => ({ launched: launched.browser }), teardown: async () => {} },
+    runUnit: async (u, ctx) => {
+      const app = apps[u.task.app];
+      const agent = realAppPolicyAgent(byName.get(u.policy)!, u.task, app.origin);
+      const { result: _result, ...outcome } = await runRealAppTrace({ stage: { browser: ctx.worker.launched, proxy, app }, task: u.task, agent, phases: ctx.phases });
+      return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
+    },
+  };
+}
+
+/** Both applications, up for the body (started here, and stopped after, unless they ran already), and the run's fault proxy. */
+export async function withRealApps<T>(body: (apps: Record<AppName, RealApp>, proxy: FaultProxy) => Promise<T>): Promise<T> {
+  return withSites(['layers-wordpress', 'mediawiki'], async () => {
+    const proxy = await startFaultProxy();
+    try {
+      return await body({ wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy);
+    } finally {
+      await proxy.close();
+    }
+  });
+}
+
+export const summaryTables: SummaryTable[] = [
+  { name: 'layers_real_apps', hide: ['browser', 'mean_actions'], where: (r) => r.family === 'all' },
+];
+
+export const realAppsOptions = {
+  browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
+  ...runOptions('unit'),
+} as const;
+
+export const realAppsCommand: Command<typeof realAppsOptions> = {
+  name: 'make run-real-apps',
+  summary: 'the five fault layers on real applications: every condition of data/tasks/layers-real-apps.jsonl × the 3 reference policies, on WordPress and MediaWiki behind the fault proxy, scored by their databases; prints AS / VTS / FC per application, policy and layer',
+  usage: 'make run-real-apps [BROWSER=firefox] [ARGS="--smoke --only wordpress-general-title"]',
+  options: realAppsOptions,
+  async run(values) {
+    const browser = parseBrowserName(values.browser);
+    const flags = runFlags(values);
+    if (flags.workers !== 1 || (flags.browsers ?? 1) !== 1) throw new UsageError('run-real-apps runs one condition at a time (--workers 1, --browsers 1): each application has one database, which every condition resets and reads');
+    const result = await withRealApps((apps, proxy) => runArm(flags, () => realAppsPlan({ browser, proxy, apps })));
+    process.stdout.write(`layers/real-apps ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n`);
+    const errors = result.rows.filter((r) => r.error).length;
+    if (errors) log({ kind: 'warn', message: `${errors} traces recorded a policy error (see the rows' error field)` });
+    return 0;
+  },
+};

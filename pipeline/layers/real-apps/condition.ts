@@ -1,0 +1,275 @@
+// One trace of the real-applications arm:
+//
+//   app.reset() (the seeded database) ─▶ proxy.load(the family's fault spec, the layer, severity,
+//   seed) ─▶ a fresh browser context through the proxy, holding the app's logged-in session and the
+//   notice watch ─▶ the start page open ─▶ the agent begins (any agent of the contract) ─▶ it returns
+//   ─▶ the boundary: BOUNDARY_MS after the browser got the answer to the last write, or the agent's
+//   return, whichever is later ─▶ at it, the family's postcondition query on the app's database: VTS;
+//   the notice shown by then: AS ─▶ proxy.reset() (a write still held back never reaches the app)
+//
+// The app's database is the only truth; the proxy's log says what happened to each write, on this
+// process's clock. A proxy that died or an app that went down is not the agent's outcome: the trace
+// throws an InfrastructureError, which the run skeleton keeps in data/excluded/ and retries.
+import { performance } from 'node:perf_hooks';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { LayersRealAppsTask, LayersRow, ProxyEvent } from '../../../core/contracts.ts';
+import { firstLine, RStackError } from '../../../core/errors.ts';
+import type { FaultProxy } from '../../../fixtures/proxy/index.ts';
+import type { FaultSpec } from '../../../fixtures/proxy/index.ts';
+import type { RealApp } from '../../../fixtures/real-app.ts';
+import { readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
+import type { Agent, AgentResult, AgentSession } from '../../agents/contract.ts';
+import type { RowBody, UnitPhases } from '../../kernel/run.ts';
+import { epochToProcess } from '../../browser/clock.ts';
+import { noticeWatch } from '../watch.ts';
+
+export type RealAppOutcome = Omit<RowBody<LayersRow>, 'condition_id' | 'policy'>;
+
+/** prereg/layers-real-apps.md: ms after the last of the agent's return, the answer to its last write, and the document that answer led to */
+export const BOUNDARY_MS = 500;
+/** a write at the application within this many ms of the read, or the notice shown within it of the boundary: timing-sensitive */
+export const TIMING_SENSITIVE_MS = 50;
+/** how long the start page may take to have its controls */
+const READY_TIMEOUT_MS = 20_000;
+/** how long after the boundary a notice stamped before it may still be reported */
+const REPORT_GRACE_MS = 100;
+
+/** The app or the proxy failed under the trace: the run skeleton keeps the attempt and retries the unit. */
+export class InfrastructureError extends RStackError {}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const now = () => performance.now();
+
+/** One write of the family as the proxy handled it, on this process's clock. */
+export interface WriteRecord {
+  t: number;
+  action: 'pass' | 'answered' | 'dropped' | 'error';
+  status: number | null;
+  /** when the answer left for the browser */
+  answered: number | null;
+  reachedApp: number | null;
+  appAnswered: number | null;
+}
+
+/** The family's writes from the proxy's log: a held write's later forwarding folded into the write it holds. */
+export function writesOf(log: readonly ProxyEvent[]): WriteRecord[] {
+  const late = new Map(log.filter((e) => e.action === 'forwarded-late' && e.of !== undefined).map((e) => [e.of!, e]));
+  return log.filter((e) => e.write && (e.action === 'pass' || e.action === 'answered' || e.action === 'dropped' || e.action === 'error')).map((e) => {
+    const forwarded = late.get(e.id);
+    const passed = e.action === 'pass';
+    return {
+      t: e.t,
+      action: e.action as WriteRecord['action'],
+      status: e.status,
+      answered: e.answeredAt ?? null,
+      reachedApp: passed ? e.t : (forwarded?.t ?? null),
+      appAnswered: passed ? (e.answeredAt ?? null) : (forwarded?.answeredAt ?? null),
+    };
+  });
+}
+
+export interface TraceMoments {
+  t0: number;
+  tEnd: number;
+  writes: readonly WriteRecord[];
+  successShownAt: number | null;
+  /** each document's load event in the agent's tab */
+  loads: readonly number[];
+}
+
+export interface RealAppBoundary { at: number; setBy: 'save' | 'return' | 'page' }
+
+/**
+ * The scoring boundary (pure): BOUNDARY_MS after the latest of the agent's return, the browser's
+ * answer to the agent's last write, and the load of the document that answer led to (a write
+ * answered by a redirect shows its notice on the next page; a client-rendered app shows it on the
+ * page it is on): the page has had as long to show what it shows, whatever the agent did.
+ */
+export function boundaryOf(m: Pick<TraceMoments, 'tEnd' | 'writes' | 'loads'>): RealAppBoundary {
+  const answered = m.writes.map((w) => w.answered).filter((t): t is number => t !== null);
+  const candidates: { t: number; setBy: RealAppBoundary['setBy'] }[] = [{ t: m.tEnd, setBy: 'return' }];
+  if (answered.length) {
+    const last = Math.max(...answered);
+    candidates.push({ t: last, setBy: 'save' });
+    const next = m.loads.filter((t) => t > last).sort((a, b) => a - b)[0];
+    if (next !== undefined) candidates.push({ t: next, setBy: 'page' });
+  }
+  const latest = candidates.reduce((a, b) => (b.t > a.t ? b : a));
+  return { at: latest.t + BOUNDARY_MS, setBy: latest.setBy };
+}
+
+/** How long the harness waits, after the agent returned, for its writes' answers and the document a redirect leads to. */
+export const SETTLE_LIMIT_MS = 15_000;
+
+/**
+ * Waits until the boundary has passed with nothing of the last write still coming: no write of the
+ * family still unanswered, and, when the last answer was a redirect, the document it leads to
+ * loaded. Bounded by SETTLE_LIMIT_MS (what has not come by then is scored as absent).
+ */
+async function settledBoundary(moments: () => TraceMoments, log: () => readonly ProxyEvent[]): Promise<RealAppBoundary> {
+  const deadline = now() + SETTLE_LIMIT_MS;
+  for (;;) {
+    const m = moments();
+    const events = log();
+    const unanswered = events.some((e) => e.write && (e.action === 'pass' || e.action === 'answered' || e.action === 'dropped') && e.answeredAt === undefined && e.error === undefined);
+    const answered = events.filter((e) => e.write && e.answeredAt !== undefined).sort((a, b) => a.answeredAt! - b.answeredAt!);
+    const last = answered.at(-1);
+    const awaitingPage = last !== undefined && last.status !== null && last.status >= 300 && last.status < 400 && !m.loads.some((t) => t > last.answeredAt!);
+    const boundary = boundaryOf(m);
+    if (now() >= deadline || (!unanswered && !awaitingPage && boundary.at <= now())) return boundary;
+    await sleep(unanswered || awaitingPage ? 20 : boundary.at - now());
+  }
+}
+
+/**
+ * Timing-sensitive (pure): the read came within TIMING_SENSITIVE_MS of a write being at the
+ * application (from its arrival there to the application's answer, before which it may or may not
+ * have committed), or the notice showed within it of the boundary: a somewhat faster or slower
+ * machine could have given the other outcome.
+ */
+export function timingSensitive(m: TraceMoments, boundary: RealAppBoundary, readAt: number): boolean {
+  const near = TIMING_SENSITIVE_MS;
+  const atAppNearRead = m.writes.some((w) => w.reachedApp !== null && readAt >= w.reachedApp - near && (w.appAnswered === null || readAt <= w.appAnswered + near));
+  const noticeNear = m.successShownAt !== null && Math.abs(boundary.at - m.successShownAt) <= near;
+  return atAppNearRead || noticeNear;
+}
+
+/** What a trace needs of its worker: the browser that goes through the proxy, the proxy, the condition's app. */
+export interface RealAppStage {
+  browser: Browser;
+  proxy: FaultProxy;
+  app: RealApp;
+}
+
+/** Throws an InfrastructureError when the proxy or the app failed: what followed is not the agent's doing. */
+async function assertUp(stage: RealAppStage, task: LayersRealAppsTask, during: string): Promise<void> {
+  const failure = stage.proxy.failure;
+  if (failure) throw new InfrastructureError(`${task.condition_id}: ${during}: the fault proxy failed: ${failure.message}`, { cause: failure });
+  if (!(await stage.proxy.alive())) throw new InfrastructureError(`${task.condition_id}: ${during}: the fault proxy does not answer`);
+  if (!(await stage.app.status())) throw new InfrastructureError(`${task.condition_id}: ${during}: ${stage.app.name} is down (${stage.app.origin})`);
+}
+
+/** A fresh context through the proxy, logged in, watched; the start page open. */
+async function openStart(stage: RealAppStage, task: LayersRealAppsTask, report: { shown: (epochMs: number) => void; loaded: (epochMs: number) => void }): Promise<{ context: BrowserContext; page: Page; startUrl: string }> {
+  const context = await stage.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    await context.addCookies(await stage.app.session());
+    await context.exposeBinding('__rsbSuccessShown', (_source: unknown, epochMs: number) => report.shown(epochMs));
+    await context.exposeBinding('__rsbLoaded', (_source: unknown, epochMs: number) => report.loaded(epochMs));
+    await context.addInitScript({ content: noticeWatch(task.notice, { successShown: (t) => `window.__rsbSuccessShown(${t})`, loaded: (t) => `window.__rsbLoaded(${t})` }) });
+    const page = await context.newPage();
+    await page.goto(stage.app.origin + task.start_path, { waitUntil: 'load' });
+    // an app that renders in the browser (the block editor) is ready once its controls exist:
+    // attached, not visible, since the Access fault may be hiding the target
+    const spec = task.spec as { target: { selector: string } };
+    await page.locator(spec.target.selector).first().waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS });
+    const input = task.input as { selector: string } | null;
+    if (input) await page.locator(input.selector).first().waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS });
+    // Playwright's selector engine is installed on a page's first query: before the agent begins
+    await page.locator('body').isVisible();
+    return { context, page, startUrl: page.url() };
+  } catch (error) {
+    await context.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The condition's postcondition from the app's database now, as the string it is compared as. */
+async function readStored(app: RealApp, task: LayersRealAppsTask): Promise<string | null> {
+  const value = await readPostcondition(app, { family: task.family, postcondition: task.postcondition } as FamilyCondition);
+  return value === null || value === undefined ? null : String(value);
+}
+
+export async function runRealAppTrace(options: {
+  stage: RealAppStage;
+  task: LayersRealAppsTask;
+  agent: Agent;
+  endpoints?: AgentSession['endpoints'];
+  phases?: UnitPhases;
+}): Promise<RealAppOutcome & { result: AgentResult }> {
+  const { stage, task, agent } = options;
+  const resetStarted = now();
+  try {
+    await stage.app.reset();
+  } catch (cause) {
+    throw new InfrastructureError(`${task.condition_id}: ${stage.app.name} could not be reset to its seeded state: ${firstLine(cause)}`, { cause });
+  }
+  const resetMs = now() - resetStarted;
+  const proxied = task.fault_source === 'proxy';
+  stage.proxy.load({ spec: task.spec as unknown as FaultSpec, layer: proxied ? task.layer : 'baseline', severity: proxied ? (task.severity as 1 | 2 | 3) : 0, seed: `${task.seed}:${task.condition_id}` });
+  let successShownAt: number | null = null;
+  const loads: number[] = [];
+  let opened: Awaited<ReturnType<typeof openStart>> | undefined;
+  try {
+    try {
+      opened = await openStart(stage, task, { shown: (epochMs) => { successShownAt ??= epochToProcess(epochMs); }, loaded: (epochMs) => { loads.push(epochToProcess(epochMs)); } });
+    } catch (cause) {
+      await assertUp(stage, task, 'opening the start page');
+      throw new InfrastructureError(`${task.condition_id}: the start page did not open: ${firstLine(cause)}`, { cause });
+    }
+    const t0 = now();
+    const started_at = new Date().toISOString();
+    let result: AgentResult;
+    try {
+      result = await agent.run({ task: { instruction: task.instruction, start_url: opened.startUrl }, page: opened.page, endpoints: options.endpoints });
+    } catch (e) {
+      result = { claim: null, error: firstLine(e) };
+    }
+    const tEnd = now();
+    // a dead proxy or app fails what the agent does: its outcome is not the agent's
+    await assertUp(stage, task, 'while the agent acted');
+    const moments = (): TraceMoments => ({ t0, tEnd, writes: writesOf(stage.proxy.log), successShownAt, loads: [...loads] });
+    const boundary = await settledBoundary(moments, () => stage.proxy.log);
+    const readAt = now();
+    let persistedValue: string | null;
+    try {
+      persistedValue = await readStored(stage.app, task);
+    } catch (cause) {
+      throw new InfrastructureError(`${task.condition_id}: the postcondition query failed: ${firstLine(cause)}`, { cause });
+    }
+    // let a notice stamped before the boundary arrive
+    await sleep(boundary.at + REPORT_GRACE_MS - now());
+    if (options.phases) options.phases.imposedMs = now() - t0;
+    const m = moments();
+    const apparentSuccess = m.successShownAt !== null && m.successShownAt <= boundary.at;
+    const vts = persistedValue === task.target.value;
+    const rel = (x: number) => Math.round((x - t0) * 1000) / 1000;
+    const relOrNull = (x: number | null) => (x === null ? null : rel(x));
+    return {
+      template: task.family as LayersRow['template'],
+      app: task.app,
+      layer: task.layer,
+      severity: task.severity,
+      variant: task.variant,
+      fault_source: task.fault_source,
+      started_at,
+      elapsed_ms: round1(tEnd - t0),
+      apparent_success: apparentSuccess,
+      vts,
+      false_completion: apparentSuccess && !vts,
+      actions: result.actions ?? null,
+      retries: result.retries ?? null,
+      horizon_ms: BOUNDARY_MS,
+      persisted: { key: task.target.key, value: persistedValue },
+      target: { ...task.target },
+      timing_margin_ms: null,
+      timing_sensitive: timingSensitive(m, boundary, readAt),
+      boundary: boundary.setBy,
+      real_app: {
+        reset_ms: round1(resetMs),
+        writes: m.writes.map((w) => ({ t: rel(w.t), action: w.action, status: w.status, reached_app: relOrNull(w.reachedApp), app_answered: relOrNull(w.appAnswered) })),
+        success_shown: relOrNull(m.successShownAt),
+        boundary_at: rel(boundary.at),
+        read_at: rel(readAt),
+        loads: m.loads.filter((t) => t >= t0).map(rel),
+        returned: rel(tEnd),
+      },
+      error: result.error,
+      result,
+    };
+  } finally {
+    await opened?.context.close().catch(() => undefined);
+    stage.proxy.reset();
+  }
+}

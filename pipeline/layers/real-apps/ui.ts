@@ -1,0 +1,88 @@
+// What a user knows about a real application's page, for one condition: which control to change
+// and how (the family's input), which control commits (its role and accessible name, as a user
+// reads the page), where the application says it succeeded (its notice), and how a second page
+// load shows what was stored. All of it is the family's page knowledge (fixtures/<app>/families/),
+// copied into the condition; the reference policies (policies.ts) are generic over this and never
+// see the layer, severity or fault.
+import type { Locator, Page } from 'playwright-core';
+import type { LayersRealAppsTask } from '../../../core/contracts.ts';
+import type { Actor } from '../policies/actor.ts';
+
+type Role = Parameters<Page['getByRole']>[0];
+interface Input { selector: string; role: string; name: string; action: 'fill' | 'check' | 'uncheck'; value?: string }
+interface Control { selector: string; role: string; name: string }
+
+export interface FamilyUi {
+  /** every control with the commit control's role and accessible name, in page order */
+  commitControls(page: Page): Locator;
+  /** sets the requested value in the form (nothing to set for a commit-only task) */
+  prepare(actor: Actor, page: Page): Promise<void>;
+  /** activates one commit control once (a list row's action shows on its row's hover) */
+  commit(actor: Actor, control: Locator): Promise<void>;
+  /** the application's success notice */
+  success(page: Page): Locator;
+  /** a second page load that shows the stored state, compared with what was asked */
+  readBack(page: Page, origin: string): Promise<boolean>;
+}
+
+/** How long a read-back waits for its page (a real admin page under load takes a second or more). */
+const READ_BACK_MS = 10_000;
+
+async function openAndFind(page: Page, url: string, ready: Locator): Promise<boolean> {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  try {
+    await ready.first().waitFor({ state: 'visible', timeout: READ_BACK_MS });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const byRole = (page: Page, c: { role: string; name: string; selector: string }) => (c.name ? page.getByRole(c.role as Role, { name: c.name, exact: true }) : page.locator(c.selector));
+const trailing = (s: string) => s.replace(/\s+$/, '');
+
+/** The stored state, read back where the family's input is: the start page loaded again, the input's value or state. */
+function inputReadBack(task: LayersRealAppsTask, input: Input) {
+  return async (page: Page, origin: string): Promise<boolean> => {
+    const control = byRole(page, input).first();
+    if (!(await openAndFind(page, origin + task.start_path, control))) return false;
+    if (input.action === 'fill') return trailing(await control.inputValue()) === trailing(input.value ?? '');
+    return (await control.isChecked()) === (input.action === 'check');
+  };
+}
+
+/** Commit-only tasks: WordPress's Trash view lists a trashed post; the block editor offers Update, not Publish, for a published one. */
+function commitOnlyReadBack(task: LayersRealAppsTask, target: Control) {
+  if (task.family === 'wordpress-posts-trash') {
+    const title = /^Move “(.*)” to the Trash$/.exec(target.name)?.[1];
+    if (!title) throw new Error(`${task.condition_id}: the trash link's name does not say the post's title: ${target.name}`);
+    return async (page: Page, origin: string) =>
+      openAndFind(page, `${origin}/wp-admin/edit.php?post_status=trash&post_type=post`, page.locator('#the-list .row-title').filter({ hasText: title }));
+  }
+  if (task.family === 'wordpress-editor-publish') {
+    return async (page: Page, origin: string) => openAndFind(page, origin + task.start_path, page.getByRole('button', { name: 'Update', exact: true }));
+  }
+  throw new Error(`${task.condition_id}: no read-back for the commit-only family ${task.family} (pipeline/layers/real-apps/ui.ts)`);
+}
+
+export function familyUi(task: LayersRealAppsTask): FamilyUi {
+  const input = task.input as Input | null;
+  const target = (task.spec as { target: Control }).target;
+  const notice = task.notice;
+  return {
+    commitControls: (page) => page.getByRole(target.role as Role, { name: target.name, exact: true }),
+    async prepare(actor, page) {
+      if (!input) return;
+      const control = byRole(page, input).first();
+      if (input.action === 'fill') await actor.fill(control, input.value ?? '');
+      else await actor.check(control, input.action === 'check');
+    },
+    async commit(actor, control) {
+      const row = actor.page.locator('tr', { has: control });
+      if (await row.count()) await actor.hover(row.first());
+      await actor.click(control);
+    },
+    success: (page) => page.locator(notice.selector).filter({ hasText: notice.text }),
+    readBack: input ? inputReadBack(task, input) : commitOnlyReadBack(task, target),
+  };
+}
