@@ -9,6 +9,8 @@ command -v chromium >/dev/null 2>&1 || [ -n "${CHROMIUM_PATH:-}" ] || missing+=(
 command -v firefox-esr >/dev/null 2>&1 || [ -n "${FIREFOX_PATH:-}" ] || missing+=(firefox-esr)
 # the bench and the rerun run Chromium's headless shell by default (pipeline/browser/speed.ts)
 [ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
+# Firefox through the fault proxy with HTTPS trusts the run's CA in its own profile's NSS store (certutil)
+command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
 # the figures measure and draw text with DejaVu Sans
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 if ((${#missing[@]})); then
