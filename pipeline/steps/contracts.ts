@@ -30,6 +30,8 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'pilot-sample', root: 'PilotSampleLine' },
   { file: 'model-identity', root: 'ModelIdentity' },
   { file: 'reproduce-redo', root: 'RedoSummary', defs: { arm: 'RedoArm', flip: 'RedoFlip', load: 'LoadAverages' } },
+  { file: 'slurm-submission', root: 'SlurmSubmission', defs: { submission: 'SlurmArraySubmission' } },
+  { file: 'slurm-task', root: 'SlurmTaskNote' },
 ];
 
 const compositions = `
