@@ -18,12 +18,15 @@ ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
 # registered run; the registered record stays untouched (pipeline/steps/reproduce-redo.ts)
 REDO ?= 0
+# SLURM=1 make reproduce REDO=1: the rerun as a Slurm job array (make slurm TARGET=reproduce)
+SLURM ?= 0
 # test files run at once by make test (Node's test runner, test/helpers/run-tests.ts): only files whose
 # header says `// shares the machine:` run beside each other, every other file alone (test/helpers/turns.ts); 1: one after another
 TEST_CONCURRENCY ?= 2
 # a rerun's layers arms run at WORKERS only when it is given; else at the rerun's own defaults (pipeline/browser/speed.ts)
 # SHARD=i/n SCRATCH=DIR: one machine's shard of the rerun; the n shards' folders brought together, a rerun
-# without SHARD merges each arm and compares the whole
+# without SHARD merges each arm and compares the whole. SLURM=1: the rerun as a Slurm job array of SHARDS
+# tasks and a job after it that merges, compares and verifies (make slurm TARGET=reproduce; docs/scale.md)
 REDO_ARGS = $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(if $(SHARD),--shard $(SHARD),) $(if $(SCRATCH),--scratch $(SCRATCH),)
 
 .PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon run-agent
@@ -46,10 +49,10 @@ typecheck: setup ## type-check the project (make test does it beside its set-up)
 	@$(TYPECHECK)
 
 # the tests' own set-up (rstackbench with-sites, pipeline/steps/with-sites.ts): the example agents' dependencies, Debian's
-# WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up); the type
+# slurm-wlm and munge (the Slurm test starts a one-node cluster of its own), Debian's WordPress packages, both Arm B sites up for the run and stopped after (a site you had started stays up); the type
 # check runs beside that set-up (--beside: it needs the CPU while the set-up waits on the network), the tests after it passed
-test: setup ## type-check, install what the tests need, start both Arm B sites, run every test with Node's own runner, stop the sites
-	@$(RSTACKBENCH) with-sites --examples --sites wordpress,wordpress-editor --beside "$(TYPECHECK)" -- $(TSX) --import "$(CURDIR)/test/helpers/take-turn.mjs" test/helpers/run-tests.ts --concurrency $(TEST_CONCURRENCY)
+test: setup ## type-check, install what the tests need (with Slurm), start both Arm B sites, run every test with Node's own runner, stop the sites
+	@$(RSTACKBENCH) with-sites --examples --slurm --sites wordpress,wordpress-editor --beside "$(TYPECHECK)" -- $(TSX) --import "$(CURDIR)/test/helpers/take-turn.mjs" test/helpers/run-tests.ts --concurrency $(TEST_CONCURRENCY)
 
 test-real-plan: setup ## only the real-model test of make test: one real plan with the smallest local model, endpoint → plan → freeze → interpreter → a smoke row
 	@$(TSX) --test --test-reporter=spec test/pipeline/pilot/real-model.test.ts
@@ -107,7 +110,7 @@ run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plan
 
 # reproduce runs reanalyze, figures and paper itself: its steps do not print the "Next: make reanalyze" hint
 reproduce: export RSTACK_NEXT_STEPS_FOLLOW := 1
-reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, the report (its path printed), verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares
+reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, the report (its path printed), verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares (SLURM=1: as a Slurm job array)
 	@$(RSTACKBENCH) tasks --check
 	@$(RSTACKBENCH) pilot-sample --check
 	@$(RSTACKBENCH) verify
@@ -117,8 +120,12 @@ ifeq ($(ARM_B),0)
 else
 	@echo "reproduce: Arm B: installs Debian's wordpress, apache2, libapache2-mod-php, php-mysql, php-cli, mariadb-server if missing, starts them on 127.0.0.1 only, stops them after (ARM_B=0 skips this)" >&2
 endif
+ifeq ($(SLURM),1)
+	@$(RSTACKBENCH) slurm --target reproduce $(SLURM_OWN) -- $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(ARGS)
+else
 	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(REDO_ARGS) $(ARGS)
 	@$(RSTACKBENCH) verify
+endif
 else
 	@$(MAKE) --no-print-directory run-layers run-horizon
 	@$(RSTACKBENCH) run-pilot --all
@@ -243,3 +250,27 @@ merge: setup ## join the shard files of one sharded run into one registered run 
 
 browser-server: setup ## Debian's browser as a Playwright server on 127.0.0.1, for BROWSER_WS_ENDPOINT (BROWSER=firefox)
 	@$(RSTACKBENCH) browser-server --browser $(BROWSER) $(ARGS)
+
+# ── Slurm: any run target, or the whole rerun, as a job array (docs/scale.md; deploy/slurm/) ───────
+.PHONY: slurm slurm-status slurm-resubmit slurm-cluster slurm-cluster-stop
+SHARDS ?= 4
+TARGET ?=
+# this command's own flags: PARTITION, TIME (each task's), CPUS (per task), DATA (the shared data root), SLURM_ARGS (e.g. --wait --exclusive)
+SLURM_OWN = --shards $(SHARDS) $(if $(PARTITION),--partition $(PARTITION),) $(if $(TIME),--time $(TIME),) $(if $(CPUS),--cpus-per-task $(CPUS),) $(if $(DATA),--data $(DATA),) $(SLURM_ARGS)
+# the target's flags: ARGS, and what its own Make target would pass (BROWSER for the layers arms; ARM_B=0 for the rerun)
+SLURM_TARGET_ARGS = $(if $(filter run-layers run-horizon,$(TARGET)),$(if $(filter command line environment,$(origin BROWSER)),--browser $(BROWSER),),) $(if $(filter reproduce,$(TARGET)),$(if $(filter 0,$(ARM_B)),--skip-arm-b,),) $(ARGS)
+
+slurm: setup ## submit TARGET (run-layers, run-horizon, run-controlled, run-arm-a, run-arm-b, reproduce = make reproduce REDO=1) to Slurm: an array of SHARDS tasks, task k runs shard k/SHARDS, and a job after it that merges and compares (PARTITION, TIME, CPUS, DATA; ARGS: the target's flags)
+	@$(RSTACKBENCH) slurm $(if $(TARGET),--target $(TARGET),) $(SLURM_OWN) -- $(SLURM_TARGET_ARGS)
+
+slurm-status: setup ## a Slurm submission's shards, pending, running, done or failed, and its merge job (DATA=the folder make slurm printed; SLURM_ARGS=--wait follows it)
+	@$(RSTACKBENCH) slurm-status $(if $(DATA),--data $(DATA),) $(SLURM_ARGS)
+
+slurm-resubmit: setup ## submit again only the failed or missing shards of a Slurm submission, and a merge job after them (DATA=…)
+	@$(RSTACKBENCH) slurm-resubmit $(if $(DATA),--data $(DATA),) $(SLURM_ARGS)
+
+slurm-cluster: setup ## a one-node Slurm cluster on 127.0.0.1 to try the above (as root; installs slurm-wlm and munge); prints SLURM_CONF to export
+	@$(RSTACKBENCH) slurm-cluster $(ARGS)
+
+slurm-cluster-stop: ## stop the one-node cluster slurm-cluster started (its jobs first)
+	@$(RSTACKBENCH) slurm-cluster-stop $(ARGS)

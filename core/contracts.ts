@@ -1604,6 +1604,126 @@ export type ProxyEvent = {
   error?: string;
 };
 
+// ── schemas/slurm-submission.schema.json
+/**
+ * Written by rstackbench slurm when it submits, and again by slurm-resubmit; read by slurm-status, slurm-resubmit and the merge job (deploy/slurm/merge.sbatch). Task k of the array runs shard k/shards into <data>/shard-k/.
+ */
+export type SlurmSubmission = {
+  schema: "slurm-submission/1";
+  /**
+   * the run target every task runs its shard of; reproduce: make reproduce REDO=1 (reproduce-redo)
+   */
+  target: "run-layers" | "run-horizon" | "run-controlled" | "run-arm-a" | "run-arm-b" | "reproduce";
+  /**
+   * the target's own flags, passed to every task as they are (never --shard or --scratch: the tasks add them)
+   */
+  args: string[];
+  /**
+   * N: the array is tasks 1..N, task k runs shard k/N
+   */
+  shards: number;
+  /**
+   * the shared data root (absolute): <data>/shard-k/ is task k's data root, <data>/logs/ the tasks' output
+   */
+  data: string;
+  /**
+   * where the merge job writes the merged run (absolute): the repository's root (the record), a scratch folder, or for reproduce <data>/all
+   */
+  into: string;
+  /**
+   * the checkout every task runs in (sbatch --chdir); on a shared file system, at the commit the submitter ran
+   */
+  code_root: string;
+  /**
+   * git HEAD of that checkout when it was submitted
+   */
+  commit: string | null;
+  options: {
+    /**
+     * sbatch --partition (null: the cluster's default)
+     */
+    partition: string | null;
+    /**
+     * sbatch --time of each task
+     */
+    time: string;
+    /**
+     * sbatch --time of the merge job
+     */
+    merge_time: string;
+    cpus_per_task: number;
+    /**
+     * sbatch --requeue: a task killed by a node failure or a preemption runs again, resuming its run
+     */
+    requeue: boolean;
+    /**
+     * sbatch --exclusive: one task per node
+     */
+    exclusive: boolean;
+    /**
+     * further sbatch flags, as given
+     */
+    sbatch: string[];
+  };
+  /**
+   * @minItems 1
+   */
+  submissions: SlurmArraySubmission[];
+};
+
+export interface SlurmArraySubmission {
+  at: string;
+  /**
+   * the job array's id: task k is <array_job>_<k> (null: a resubmission of the merge job alone, every shard being done)
+   */
+  array_job: string | null;
+  /**
+   * the job that merges, --dependency=afterok on the array (and on tasks of earlier submissions still queued)
+   */
+  merge_job: string;
+  /**
+   * the shards this array runs: all of them, or the ones a resubmission runs again (none: the merge job alone)
+   */
+  shards: number[];
+  /**
+   * tasks of earlier arrays the merge job also waited for (<job>_<k>)
+   */
+  after: string[];
+}
+
+// ── schemas/slurm-task.schema.json
+/**
+ * Written by the job script when it starts, and again when it ends (its exit code: also after scancel's TERM). A task killed outright (KILL, a lost node) leaves the first note only: it started and never said how it ended.
+ */
+export type SlurmTaskNote = {
+  schema: "slurm-task/1";
+  role: "shard" | "merge";
+  /**
+   * k (null: the merge job)
+   */
+  shard: number | null;
+  shards: number | null;
+  /**
+   * <array job>_<k> for a task of an array, else the job id
+   */
+  job: string;
+  /**
+   * SLURM_JOB_ID: the task's own id
+   */
+  job_id: string;
+  /**
+   * SLURM_RESTART_COUNT: 1 and up when Slurm requeued it
+   */
+  restarts: number;
+  host: string;
+  started_at: string;
+  ended_at?: string;
+  /**
+   * its command's exit code (143: ended by TERM, e.g. scancel)
+   */
+  exit?: number;
+};
+
 /** A trace row of study layers: the header every row carries and what a layers row adds. */
 export type LayersRow = TraceHeader & LayersFields;
 /** A trace row of study evidence (the controlled arm, Arm A, Arm B). */

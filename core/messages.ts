@@ -171,6 +171,34 @@ export const messages = {
     recordChanged: (files: string[]) =>
       `the registered record changed during the rerun (it must not):\n${files.map((f) => `  ${f}`).join('\n')}`,
   },
+  // Slurm (pipeline/slurm/): rstackbench slurm, slurm-status, slurm-resubmit, slurm-merge, slurm-cluster
+  slurm: {
+    badTarget: (value: string | undefined, known: string[]) =>
+      `${value ? `--target ${JSON.stringify(value)} is not a target Slurm runs` : 'no --target'}; the targets: ${known.join(', ')} (make slurm TARGET=run-horizon)`,
+    ownFlag: (flag: string) => `${flag} is the tasks' own: task k of N runs --shard k/N into a data root of its own (--data); give the target's other flags`,
+    noSlice: (target: string, flag: string) =>
+      `${flag}: a slice is a smoke run, and make merge joins registered shards only, so ${target} through Slurm runs the whole ${target === 'reproduce' ? 'rerun' : 'arm'}; to try the path, use a small arm in a tree of its own (RSTACK_ROOT) or make slurm-cluster`,
+    noSubmission: (data: string) => `no submission in ${data} (no slurm.json): submit one first (rstackbench slurm --target TARGET --data ${data})`,
+    alreadySubmitted: (data: string) =>
+      `${data} holds a submission already (slurm.json): follow it (rstackbench slurm-status --data ${data}), run its missing shards again (rstackbench slurm-resubmit --data ${data}), or give another --data`,
+    submitted: (sub: { target: string; shards: number; data: string; into: string }, s: { array_job: string | null; merge_job: string }, intoRecord: boolean) =>
+      `slurm: ${sub.target} as ${sub.shards} tasks: job array ${s.array_job} (task k runs shard k/${sub.shards} into ${sub.data}/shard-k), merge job ${s.merge_job} after it; ` +
+      `the merged run goes into ${intoRecord ? 'the record (data/raw)' : sub.into}. Progress: rstackbench slurm-status --data ${sub.data} (--wait to follow it)`,
+    resubmitted: (sub: { target: string; shards: number; data: string }, s: { array_job: string | null; merge_job: string; shards: number[]; after: string[] }) =>
+      `slurm: ${s.shards.length ? `shard${s.shards.length === 1 ? '' : 's'} ${s.shards.join(', ')} of ${sub.shards} again as job array ${s.array_job}` : 'every shard is done'}; merge job ${s.merge_job} after ${[...(s.array_job ? [s.array_job] : []), ...s.after].join(', ') || 'nothing'}. Progress: rstackbench slurm-status --data ${sub.data}`,
+    nothingToResubmit: (merge: string) => `slurm: nothing to resubmit: no shard failed or is missing, and the merge job is ${merge}`,
+    watchTimeout: (table: string) => `slurm: not settled in the time given; where it is:\n${table}`,
+    mergeStepFailed: (command: string, code: number) => `slurm-merge: ${command} exited with code ${code}`,
+    shardsNotDone: (shards: number[], data: string) =>
+      `slurm-merge: shard${shards.length === 1 ? '' : 's'} ${shards.join(', ')} did not end with exit 0 (see rstackbench slurm-status --data ${data}); run ${shards.length === 1 ? 'it' : 'them'} again: rstackbench slurm-resubmit --data ${data}`,
+    nothingToCompare: (study: string, arm: string) => `slurm-merge: the record has no registered ${study}/${arm} run to compare the merged run with`,
+    noMungeUser: () => 'no munge user in /etc/passwd: install Debian\'s munge (apt-get install -y slurm-wlm munge; make test\'s set-up does it)',
+    clusterNeedsRoot: () => 'a one-node Slurm cluster here needs root: munged is started as the munge user and slurmd runs jobs as root',
+    clusterRunning: (state: string, daemons: string[]) => `a cluster of ${state} runs already (${daemons.join(', ')}): use it, or stop it first (rstackbench slurm-cluster-stop)`,
+    portHint: () => 'give other ports (--slurmctld-port, --slurmd-port)',
+    clusterUp: (state: string, conf: string) => `slurm-cluster: one node up on 127.0.0.1 (state in ${state}); for sbatch, squeue and rstackbench slurm: export SLURM_CONF=${conf}`,
+    clusterStopped: (what: string[]) => (what.length ? `slurm-cluster: stopped ${what.join(', ')}` : 'slurm-cluster: nothing of it was running'),
+  },
   // remote browsers (pipeline/browser/remote.ts)
   remote: {
     connectFailed: (endpoint: string, detail: string) => `cannot connect to the browser at BROWSER_WS_ENDPOINT=${endpoint}: ${detail}`,

@@ -5,6 +5,8 @@
 //                 examples/agents/python and examples/agents/browser-use: a venv each with its
 //                 requirements.txt) and the smallest local model (.state/models/), each only when
 //                 missing or stale; all at once, and while the sites install and start
+//   --slurm    ─▶ Debian's slurm-wlm and munge if missing, first (apt takes one install at a time): the
+//                 Slurm test's one-node cluster (pipeline/slurm/cluster.ts)
 //   --sites    ─▶ Debian's WordPress (and, for mediawiki, MediaWiki) packages if missing
 //                 (fixtures/wordpress/install.ts), then each site started unless it runs already
 //                 (fixtures/sites.ts)
@@ -28,6 +30,7 @@ import { parseSiteNames, withSites } from '../../fixtures/sites.ts';
 import { installDebianPackages } from '../../fixtures/wordpress/install.ts';
 import { ensureModel, requireModel } from '../models/install.ts';
 import { DEFAULT_MODEL } from '../models/catalog.ts';
+import { installSlurm } from '../slurm/cluster.ts';
 
 const puppeteer = path.join(codeRoot, 'examples', 'agents', 'puppeteer');
 /** the Python examples, each a venv of its own: Playwright for Python; browser-use (PyPI) */
@@ -98,9 +101,10 @@ const { own, command } = splitAtDash();
 await main({
   name: 'rstackbench with-sites',
   summary: 'install what the tests need and start the real apps (Arm B\'s WordPress sites, the layers arm\'s WordPress and MediaWiki), run a command while they are up, then stop what was started here (a site you had started stays up)',
-  usage: 'rstackbench with-sites [--examples] [--sites wordpress,wordpress-editor,layers-wordpress,mediawiki] [--beside CHECK] -- COMMAND [ARGS…]',
+  usage: 'rstackbench with-sites [--examples] [--slurm] [--sites wordpress,wordpress-editor,layers-wordpress,mediawiki] [--beside CHECK] -- COMMAND [ARGS…]',
   options: {
     examples: { type: 'boolean', default: false, help: 'first install the example agents\' dependencies (examples/agents/puppeteer, examples/agents/python, examples/agents/browser-use) and the smallest local model (.state/models/)' },
+    slurm: { type: 'boolean', default: false, help: 'first install Debian\'s slurm-wlm and munge (the Slurm test starts a one-node cluster of its own)' },
     sites: { type: 'string', default: '', help: 'the sites to have up, comma-separated: wordpress (127.0.0.1:8471), wordpress-editor (127.0.0.1:8472) for Arm B; layers-wordpress (127.0.0.1:8650), mediawiki (127.0.0.1:8660) for the layers arm on real apps' },
     beside: { type: 'string', default: '', help: 'a check (a shell command line) run while the rest installs and the sites start; COMMAND runs only if it exits 0, otherwise its exit code is ours (make test: the type check)' },
   },
@@ -108,6 +112,7 @@ await main({
     if (positionals.length) throw new UsageError(`unexpected ${JSON.stringify(positionals[0])}: the command comes after --`);
     if (command.length === 0) throw new UsageError('no command: rstackbench with-sites [--sites …] -- COMMAND [ARGS…]');
     const names = parseSiteNames(values.sites ?? '');
+    if (values.slurm) await installSlurm('with-sites');
     // the example agents install while the sites install and start (apt only before: python3-venv);
     // the command starts when both are done, and a failed install stops the sites started here
     if (values.examples && names.length) await ensureVenvSupport();
