@@ -78,6 +78,14 @@ export AGENT AGENT_FILES
 run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (docs/score-your-agent.md)
 	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
+# the BrowserGym task suite (browsergym/, pipeline/browsergym/): BrowserGym and AgentLab agents, unchanged, on the same conditions; Chromium only
+.PHONY: browsergym run-browsergym
+browsergym: setup ## make the BrowserGym suite's venv browsergym/.venv from its pinned requirements (ARGS=--agentlab: AgentLab's too)
+	@$(RSTACKBENCH) browsergym-install $(ARGS)
+
+run-browsergym: setup ## score a BrowserGym agent through the suite: AGENT="browsergym/.venv/bin/python -m browsergym.rstackbench.episode --agent FILE.py:NAME" [AGENT_FILES=…] ARGS="--smoke" (docs/score-your-agent.md)
+	@$(RSTACKBENCH) run-browsergym --workers $(WORKERS) $(ARGS)
+
 run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (prereg/layers-verified.md; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
