@@ -94,7 +94,7 @@ AGENTLAB_FILES = browsergym/agents/agentlab_generic.py browsergym/requirements-a
 .PHONY: run-agentlab
 run-agentlab: setup ## AgentLab's GenericAgent, unchanged, through the BrowserGym suite against the local model (make model-server first); makes its venv on demand; registered with prereg/agent-agentlab-generic.md (ARGS="--smoke --only …")
 	@$(RSTACKBENCH) browsergym-install --agentlab
-	@$(RSTACKBENCH) run-browsergym --agent "$(AGENTLAB_AGENT)" --agent-files "$(AGENTLAB_FILES)" --agent-name agentlab-generic --agent-timeout-ms 1800000 $(ARGS)
+	@$(RSTACKBENCH) run-browsergym --agent "$(AGENTLAB_AGENT)" --agent-files "$(AGENTLAB_FILES)" --agent-name agentlab-generic --agent-timeout-ms 900000 $(ARGS)
 
 run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (prereg/layers-verified.md; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
