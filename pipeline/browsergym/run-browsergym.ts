@@ -24,7 +24,7 @@ await main({
   summary: 'score a BrowserGym or AgentLab agent, unchanged, on the 288 `layers` conditions through the BrowserGym task suite (browsergym/): its claim against what the server persisted',
   usage:
     `make run-browsergym AGENT="${SUITE_PYTHON} -m browsergym.rstackbench.episode --agent browsergym/agents/scripted.py:ScriptedAgent" ` +
-    '[AGENT_FILES="browsergym/agents/scripted.py"] [ARGS="--smoke --only ^cards-baseline-01$"]',
+    '[AGENT_FILES="browsergym/agents/scripted.py"] [ARGS="--smoke --only ^cards-baseline-01"]',
   options: { ...armOptions, ...agentOptions },
   async run(values) {
     if (parseBrowserName(values.browser) !== 'chromium') {
