@@ -1,9 +1,10 @@
 // The BrowserGym task suite end to end: a scripted BrowserGym agent (browsergym/agents/scripted.py,
-// a browsergym.experiments Agent acting through BrowserGym's own action set on element ids) runs
-// through `run-browsergym --smoke` in a throw-away tree, one condition per fault layer across the
-// three apps, in BrowserGym's loop and Debian's Chromium. Each row must be a schema-valid row of arm
-// `agent`, and its reward (VTS) and claim must be what the condition's faults make of that agent's
-// rules — derived below from the task definitions, never from a recorded outcome:
+// a browsergym.experiments Agent acting through BrowserGym's own action set on element ids),
+// registered in a throw-away tree (its prereg from the template, a slice of one condition per fault
+// layer across the three apps, frozen), runs through `run-browsergym` in BrowserGym's loop and
+// Debian's Chromium. Each row must be a schema-valid row of arm `agent` that the reanalysis counts
+// like any agent's, and its reward (VTS) and claim must be what the condition's faults make of that
+// agent's rules — derived below from the task definitions, never from a recorded outcome:
 //   the agent acts on the first record whose name *contains* the one asked for (a Perception decoy
 //   comes first and contains it); it activates the commit control until a success line shows, at
 //   most MAX_COMMITS times, then reports it infeasible (the Action fault swallows 1 to 3); a success
@@ -27,6 +28,7 @@ import { freeze } from '../../../pipeline/kernel/ledger.ts';
 import { agentIdentity } from '../../../pipeline/agents/identity.ts';
 import { launchBrowser } from '../../../pipeline/browser/launch.ts';
 import { suitePython } from '../../../pipeline/browsergym/install.ts';
+import { reanalyze } from '../../../analysis/reanalyze.ts';
 
 const installed = fs.existsSync(suitePython);
 const install = 'make browsergym makes it (make test does: npx rstackbench with-sites --examples -- true)';
@@ -59,22 +61,27 @@ test(`a scripted BrowserGym agent through the suite, one condition per layer: re
   const tree = makeTree({ tasks: true });
   t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
   tree.write(agentFile, agentSource);
-  await freeze('test');
   const command = `${suitePython} -m browsergym.rstackbench.episode --agent ${agentFile}:ScriptedAgent`;
-  const run = await runScript(tree, 'browsergym/run-browsergym.ts', ['--smoke', '--only', `^(${conditions.join('|')})$`, '--agent', command, '--agent-files', agentFile, '--agent-name', 'scripted-browsergym']);
+  const identity = agentIdentity({ command, files: [agentFile], name: 'scripted-browsergym' });
+  // registered as any agent is: its prereg from the template, with the slice, frozen
+  tree.write('prereg/agent-scripted-browsergym.md', fs.readFileSync(path.join(codeRoot, 'prereg/templates/agent.md'), 'utf8')
+    .replace(/<!--[\s\S]*?-->\n/, '')
+    .replaceAll('{{NAME}}', 'scripted-browsergym').replaceAll('{{COMMAND}}', command).replaceAll('{{FILES}}', agentFile).replaceAll('{{SHA256}}', identity.sha256!)
+    .replace('## Analysis', `- Slice (condition ids)\n\n  \`\`\`\n  ${conditions.join(' ')}\n  \`\`\`\n\n## Analysis`));
+  await freeze('test');
+  const run = await runScript(tree, 'browsergym/run-browsergym.ts', ['--agent', command, '--agent-files', agentFile, '--agent-name', 'scripted-browsergym']);
   assert.equal(run.exitCode, 0, run.stderr);
 
-  const dir = tree.file('data/excluded/layers/agent');
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !f.includes('failed-attempts'));
+  const dir = tree.file('data/raw/layers/agent');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
   assert.equal(files.length, 1, files.join());
-  assert.match(files[0]!, /^layers-agent-scripted-browsergym-chromium-smoke-/);
-  assert.ok(!fs.readdirSync(dir).some((f) => f.includes('failed-attempts')), 'no episode failed before its page was open');
+  assert.match(files[0]!, /^layers-agent-scripted-browsergym-chromium-\d{8}T\d{6}\.jsonl$/, 'a registered run');
+  assert.equal(fs.existsSync(tree.file('data/excluded/layers/agent')), false, 'no episode failed before its page was open');
   // validated against schemas/trace.schema.json as it is read
   const rows = readJsonl<LayersRow>(path.join(dir, files[0]!), { schema: 'trace' });
   assert.deepEqual(rows.map((r) => r.condition_id).sort(), [...conditions].sort());
 
   const tasks = new Map(readJsonl<LayersTask>(tree.file('data/tasks/layers.jsonl')).map((task) => [task.condition_id, task]));
-  const identity = agentIdentity({ command, files: [agentFile], name: 'scripted-browsergym' });
   const debian = await launchBrowser('chromium');
   const version = debian.version;
   await debian.browser.close();
@@ -104,6 +111,18 @@ test(`a scripted BrowserGym agent through the suite, one condition per layer: re
   }
   assert.deepEqual([...seen].sort(), [false, true], 'the slice holds true completions and false ones');
   assert.match(run.stdout, /agent_by_layer|claimed/);
+
+  // the analysis counts the run like any agent's: its rows pass the row checks, SQL and the
+  // recount agree, and agent_by_layer holds it
+  const analysed = await reanalyze({ write: false });
+  assert.deepEqual(analysed.problems, []);
+  const all = analysed.tables.agent_by_layer!.find((r) => r.agent === 'scripted-browsergym' && r.layer === 'all');
+  assert.ok(all, JSON.stringify(analysed.tables.agent_by_layer));
+  const designedAll = conditions.map((id) => designed(tasks.get(id)!));
+  assert.equal(all.n, conditions.length);
+  assert.equal(all.claimed_n, designedAll.filter((d) => d.claimDone).length);
+  assert.equal(all.vts_n, designedAll.filter((d) => d.vts).length);
+  assert.equal(all.fc_n, designedAll.filter((d) => d.claimDone && !d.vts).length);
 });
 
 test('a registered run of a BrowserGym agent needs a frozen prereg that names it; Firefox is refused', async (t) => {
