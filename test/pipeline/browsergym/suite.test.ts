@@ -99,7 +99,13 @@ test(`a scripted BrowserGym agent through the suite, one condition per layer: re
     assert.equal(row.error, null, what);
     assert.ok(row.claim, what);
     assert.equal(row.claim!.done, want.claimDone, `claim: ${what}`);
-    assert.equal(row.vts, want.vts, `reward (VTS): ${what}`);
+    assert.equal(row.vts, want.vts, `VTS: ${what}`);
+    // the reward BrowserGym's loop got from the task's validate (the episode's log) is that VTS
+    const ended = /rstackbench episode: (\d+) steps, reward ([\d.]+), terminated (True|False), truncated (True|False)/.exec(log);
+    assert.ok(ended, `the episode ran to its end: ${what}`);
+    assert.equal(Number(ended[2]), want.vts ? 1 : 0, `reward: ${what}`);
+    assert.equal(ended[3], 'True', `the claim ended the episode: ${what}`);
+    assert.equal(Number(ended[1]), row.actions, `its steps are the row's actions: ${what}`);
     assert.equal(row.false_completion, want.claimDone && !want.vts, what);
     // the watch saw the success line the agent claimed on: AS exactly where it claimed done
     assert.equal(row.apparent_success, want.claimDone, `AS: ${what}`);

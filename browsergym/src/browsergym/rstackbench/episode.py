@@ -71,15 +71,17 @@ def run_agent(agent: Any, task: str, env_args: Any) -> None:
         headless=env_args.headless,
         action_mapping=agent.action_set.to_python_code,
     )
+    steps, reward, terminated, truncated = 0, 0.0, False, False
     try:
         obs, _info = env.reset(seed=env_args.task_seed)
-        while True:
+        while not (terminated or truncated):
             action, _agent_info = agent.get_action(agent.obs_preprocessor(obs))
-            obs, _reward, terminated, truncated, _info = env.step(action)
-            if terminated or truncated:
-                break
+            obs, reward, terminated, truncated, _info = env.step(action)
+            steps += 1
     finally:
         env.close()
+    # what BrowserGym gave the loop, for the episode's log
+    print(f"rstackbench episode: {steps} steps, reward {float(reward)}, terminated {terminated}, truncated {truncated}", file=sys.stderr)
 
 
 def run_agent_args(agent_args: Any, task: str, env_args: Any, bench: Any) -> None:
