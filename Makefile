@@ -81,6 +81,24 @@ export AGENT AGENT_FILES
 run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (docs/score-your-agent.md)
 	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
+# the BrowserGym task suite (browsergym/, pipeline/browsergym/): BrowserGym and AgentLab agents, unchanged, on the same conditions; Chromium only
+.PHONY: browsergym run-browsergym
+browsergym: setup ## make the BrowserGym suite's venv browsergym/.venv from its pinned requirements (ARGS=--agentlab: AgentLab's too)
+	@$(RSTACKBENCH) browsergym-install $(ARGS)
+
+run-browsergym: setup ## score a BrowserGym agent through the suite: AGENT="browsergym/.venv/bin/python -m browsergym.rstackbench.episode --agent FILE.py:NAME" [AGENT_FILES=…] ARGS="--smoke" (docs/score-your-agent.md)
+	@$(RSTACKBENCH) run-browsergym --workers $(WORKERS) $(ARGS)
+
+# AgentLab's GenericAgent (browsergym/agents/agentlab_generic.py) on the local model (make model-server first: its
+# endpoint is the agent's default); its venv browsergym/.venv-agentlab is made here, on demand, never by make test or reproduce
+AGENTLAB_MAX_STEPS ?= 5
+AGENTLAB_AGENT = browsergym/.venv-agentlab/bin/python -m browsergym.rstackbench.episode --agent browsergym/agents/agentlab_generic.py:GENERIC_AGENT --max-steps $(AGENTLAB_MAX_STEPS)
+AGENTLAB_FILES = browsergym/agents/agentlab_generic.py browsergym/requirements-agentlab.txt $(sort $(wildcard browsergym/src/browsergym/rstackbench/*.py))
+.PHONY: run-agentlab
+run-agentlab: setup ## AgentLab's GenericAgent, unchanged, through the BrowserGym suite against the local model (make model-server first); makes its venv on demand; registered with prereg/agent-agentlab-generic.md (ARGS="--smoke --only …")
+	@$(RSTACKBENCH) browsergym-install --agentlab
+	@$(RSTACKBENCH) run-browsergym --agent "$(AGENTLAB_AGENT)" --agent-files "$(AGENTLAB_FILES)" --agent-name agentlab-generic --agent-timeout-ms 900000 $(ARGS)
+
 run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (prereg/layers-verified.md; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 

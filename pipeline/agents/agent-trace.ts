@@ -14,7 +14,7 @@ import { runLayersTrace, type LayersOutcome, type Scoring } from '../layers/cond
 import { flagRuleInForce } from '../layers/protocol.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
-import type { Agent, Claim } from './contract.ts';
+import type { Agent, AgentResult, Claim } from './contract.ts';
 
 export interface AgentOutcome extends Omit<LayersOutcome, 'actions' | 'retries'> {
   /** what the agent said; null when it gave no claim (see error) */
@@ -36,17 +36,20 @@ export async function runAgentTrace(options: {
   const launched = await launchAgentBrowser(options.browserName);
   try {
     const { result, ...outcome } = await runLayersTrace({ server, task, agent, scoring, stage: launched.stage, endpoints: launched.endpoints, flagRule: flagRuleInForce() });
-    const vts = outcome.vts;
-    return {
-      ...outcome,
-      claim: result.claim,
-      false_completion: result.claim?.done === true && !vts,
-      actions: result.actions ?? null,
-      retries: result.retries ?? null,
-      error: result.error ?? outcome.error,
-      browser: { name: launched.name, version: launched.version },
-    };
+    return { ...claimedOutcome(outcome, result), browser: { name: launched.name, version: launched.version } };
   } finally {
     await launched.close();
   }
+}
+
+/** A trace's outcome scored by the agent's claim: false completion is claimed done and not VTS (every outside agent's rule). */
+export function claimedOutcome(outcome: LayersOutcome, result: AgentResult): Omit<AgentOutcome, 'browser'> {
+  return {
+    ...outcome,
+    claim: result.claim,
+    false_completion: result.claim?.done === true && !outcome.vts,
+    actions: result.actions ?? null,
+    retries: result.retries ?? null,
+    error: result.error ?? outcome.error,
+  };
 }

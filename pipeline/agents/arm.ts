@@ -23,8 +23,24 @@ import { runAgentTrace } from './agent-trace.ts';
 import { processAgent, DEFAULT_AGENT_TIMEOUT_MS } from './process-agent.ts';
 import { registeredAgent, registeredIdentity, type AgentIdentity } from './identity.ts';
 
+/**
+ * The conditions an agent's run is on: a registered run is the one its frozen prereg names (the
+ * gate has already checked the freeze), on the conditions it names: all 288, or its slice; a smoke
+ * run on all 288 (before --only).
+ */
+export function agentUnits(identity: AgentIdentity, smoke: boolean, tasks: LayersTask[] = readLayersTasks()): LayersTask[] {
+  const prereg = smoke ? null : registeredAgent(identity);
+  const slice = prereg ? registeredIdentity(prereg).slice : null;
+  if (!slice) return tasks;
+  const byId = new Map(tasks.map((t) => [t.condition_id, t]));
+  const missing = slice.filter((id) => !byId.has(id));
+  if (missing.length) throw new UsageError(`${prereg!.file}: its slice names conditions that are not in data/tasks/layers.jsonl: ${missing.join(', ')}`);
+  if (new Set(slice).size !== slice.length) throw new UsageError(`${prereg!.file}: its slice names a condition twice`);
+  return slice.map((id) => byId.get(id)!);
+}
+
 /** the agent's name as it may appear in a run id */
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+export const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
 
 export function agentPlan(options: {
   identity: AgentIdentity;
@@ -34,19 +50,7 @@ export function agentPlan(options: {
   tasks?: LayersTask[];
 }): RunPlan<LayersTask, LayersRow, FixtureServer> {
   const { identity, browser } = options;
-  // a registered run is the one its frozen prereg names (the gate has already checked the freeze),
-  // on the conditions it names: all 288, or its slice
-  const prereg = options.smoke ? null : registeredAgent(identity);
-  const slice = prereg ? registeredIdentity(prereg).slice : null;
-  const tasks = options.tasks ?? readLayersTasks();
-  let units = tasks;
-  if (slice) {
-    const byId = new Map(tasks.map((t) => [t.condition_id, t]));
-    const missing = slice.filter((id) => !byId.has(id));
-    if (missing.length) throw new UsageError(`${prereg!.file}: its slice names conditions that are not in data/tasks/layers.jsonl: ${missing.join(', ')}`);
-    if (new Set(slice).size !== slice.length) throw new UsageError(`${prereg!.file}: its slice names a condition twice`);
-    units = slice.map((id) => byId.get(id)!);
-  }
+  const units = agentUnits(identity, options.smoke, options.tasks);
   const timeoutMs = options.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   return {
     study: 'layers',

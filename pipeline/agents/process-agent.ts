@@ -9,17 +9,11 @@
 // condition. It runs in its own process group, so a timeout ends it and every child it started.
 // A timeout, a crash (non-zero exit or a signal) or a last line that is not a claim gives no claim
 // and an error saying which; the agent's stderr goes to the file the caller names.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { isValid } from '../../core/validate.ts';
 import type { Agent, AgentResult, AgentSession, Claim } from './contract.ts';
+import { KILL_GRACE_MS, startAgentProcess } from './agent-process.ts';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 60_000;
-/** after SIGTERM, how long the group gets before SIGKILL */
-const KILL_GRACE_MS = 2_000;
-/** how much of the end of stdout is kept (the claim is its last line) */
-const STDOUT_TAIL_BYTES = 64 * 1024;
 
 export interface ProcessAgentOptions {
   /** the shell command, run with /bin/sh -c */
@@ -74,51 +68,28 @@ export function processAgent(options: ProcessAgentOptions): Agent {
         return { claim: null, error: 'no endpoint: this browser was not opened for an outside agent (launchAgentBrowser gives the endpoints)' };
       }
       const stderrFile = options.stderrPath(session);
-      fs.mkdirSync(path.dirname(stderrFile), { recursive: true });
-      const stderrFd = fs.openSync(stderrFile, 'a');
-      // the harness's own variables stay out: the agent sees only the task and the browser
-      const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('RSTACKBENCH_') && !k.startsWith('RSTACK_')));
-      const child = spawn('/bin/sh', ['-c', options.command], {
+      const agentProcess = startAgentProcess({
+        command: options.command,
         cwd: options.cwd,
-        env: { ...inherited, ...options.env, ...agentEnv(session) },
-        stdio: ['ignore', 'pipe', stderrFd],
-        detached: true, // its own process group: a timeout ends its children too
+        env: { ...options.env, ...agentEnv(session) },
+        logFile: stderrFile,
+        readStdout: true,
       });
-      fs.closeSync(stderrFd);
-      let stdout = '';
-      child.stdout!.setEncoding('utf8');
-      child.stdout!.on('data', (chunk: string) => {
-        stdout += chunk;
-        if (stdout.length > STDOUT_TAIL_BYTES * 2) stdout = stdout.slice(-STDOUT_TAIL_BYTES);
-      });
-      const killGroup = (signal: NodeJS.Signals) => {
-        try {
-          process.kill(-child.pid!, signal);
-        } catch {
-          // the group is gone already
-        }
-      };
       let timedOut = false;
       let killTimer: NodeJS.Timeout | undefined;
       const timer = setTimeout(() => {
         timedOut = true;
-        killGroup('SIGTERM');
-        killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+        agentProcess.killGroup('SIGTERM');
+        killTimer = setTimeout(() => agentProcess.killGroup('SIGKILL'), KILL_GRACE_MS);
       }, timeoutMs);
-      const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: Error }>((resolve) => {
-        child.once('error', (spawnError) => resolve({ code: null, signal: null, spawnError }));
-        child.once('exit', (code, signal) => resolve({ code, signal }));
-      });
+      const exit = await agentProcess.exited;
       clearTimeout(timer);
       // whatever the agent left running (a browser driver, a child) ends with it
-      killGroup('SIGKILL');
+      agentProcess.killGroup('SIGKILL');
       if (killTimer) clearTimeout(killTimer);
       // stdout closes when the last process holding it is gone; the group was just killed
-      await new Promise<void>((resolve) => {
-        if (child.stdout!.closed) return resolve();
-        const cap = setTimeout(resolve, 1000);
-        child.stdout!.once('close', () => { clearTimeout(cap); resolve(); });
-      });
+      await agentProcess.stdoutClosed();
+      const stdout = agentProcess.stdout();
       if (exit.spawnError) return { claim: null, error: `crash: the command could not start: ${exit.spawnError.message}` };
       if (timedOut) return { claim: null, error: `timeout: no claim within ${timeoutMs} ms; the agent's process group was killed` };
       if (exit.signal) return { claim: null, error: `crash: the agent was killed by ${exit.signal}` };

@@ -47,14 +47,17 @@ export interface Stage {
   reportGraceMs?: number;
 }
 
+/** The bindings the watch calls where a Playwright client installs it (here, and BrowserGym's context: pipeline/browsergym/). */
+export const watchBindings = { successShown: '__rsbSuccessShown', revealed: '__rsbRevealed' } as const;
+
 /** The watch as Playwright installs it: bindings the page calls, an init script in every document. */
-const bindingWatch = pageWatch({ successShown: (t) => `window.__rsbSuccessShown(${t})`, revealed: (t) => `window.__rsbRevealed(${t})` });
+export const bindingWatch = pageWatch({ successShown: (t) => `window.${watchBindings.successShown}(${t})`, revealed: (t) => `window.${watchBindings.revealed}(${t})` });
 
 export function playwrightStage(context: BrowserContext): Stage {
   return {
     async open(url, { surfaceHeld, moments }) {
-      await context.exposeBinding('__rsbSuccessShown', (_source, epochMs: number) => moments.successShown(epochMs));
-      await context.exposeBinding('__rsbRevealed', (_source, epochMs: number) => moments.revealed(epochMs));
+      await context.exposeBinding(watchBindings.successShown, (_source, epochMs: number) => moments.successShown(epochMs));
+      await context.exposeBinding(watchBindings.revealed, (_source, epochMs: number) => moments.revealed(epochMs));
       await context.addInitScript({ content: bindingWatch });
       // a persistent context (an outside agent's browser) opens with one blank page: the start page
       const page = context.pages()[0] ?? (await context.newPage());

@@ -3,8 +3,10 @@
 //
 //   --examples ─▶ the example agents' own dependencies (examples/agents/puppeteer: npm ci;
 //                 examples/agents/python and examples/agents/browser-use: a venv each with its
-//                 requirements.txt) and the smallest local model (.state/models/), each only when
-//                 missing or stale; all at once, and while the sites install and start
+//                 requirements.txt), the BrowserGym suite's venv (browsergym/.venv: its pinned
+//                 requirements and the suite itself, pipeline/browsergym/install.ts) and the smallest
+//                 local model (.state/models/), each only when missing or stale; all at once, and
+//                 while the sites install and start
 //   --slurm    ─▶ Debian's slurm-wlm and munge if missing, first (apt takes one install at a time): the
 //                 Slurm test's one-node cluster (pipeline/slurm/cluster.ts)
 //   --sites    ─▶ Debian's WordPress (and, for mediawiki, MediaWiki) packages if missing
@@ -16,7 +18,6 @@
 //   COMMAND    ─▶ run with the sites' origins in its environment; its exit code becomes ours
 //   always     ─▶ the sites started here stopped again (also on a failure, Ctrl-C or SIGTERM);
 //                 a site you had started stays up
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { $ } from 'zx';
@@ -26,8 +27,9 @@ import { codeRoot } from '../../core/paths.ts';
 import { log } from '../../core/log.ts';
 import { UsageError } from '../../core/errors.ts';
 import { commandFailed, runInherited } from '../../core/command.ts';
+import { ensureVenv, ensureVenvSupport, sh } from './venv.ts';
+import { ensureSuiteVenv } from '../browsergym/install.ts';
 import { parseSiteNames, withSites } from '../../fixtures/sites.ts';
-import { installDebianPackages } from '../../fixtures/wordpress/install.ts';
 import { ensureModel, requireModel } from '../models/install.ts';
 import { DEFAULT_MODEL } from '../models/catalog.ts';
 import { installSlurm } from '../slurm/cluster.ts';
@@ -37,38 +39,17 @@ const puppeteer = path.join(codeRoot, 'examples', 'agents', 'puppeteer');
 const pythonAgents = ['python', 'browser-use'].map((name) => path.join(codeRoot, 'examples', 'agents', name));
 
 const newer = (a: string, b: string) => fs.existsSync(b) && fs.statSync(a).mtimeMs > fs.statSync(b).mtimeMs;
-const sha256 = (file: string) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-/** Runs a zx command line, turning a failure into a CommandError that names it. */
-async function sh(what: string, command: () => Promise<unknown>): Promise<void> {
-  try { await command(); } catch (error) { throw commandFailed(error, what); }
-}
-
-/** A venv in dir/.venv with dir/requirements.txt, made again only when the requirements changed. */
-async function ensureVenv(dir: string): Promise<void> {
-  const q = $({ quiet: true });
-  const venv = path.join(dir, '.venv');
-  const requirements = path.join(dir, 'requirements.txt');
-  const installed = path.join(venv, '.requirements.sha256');
-  if (fs.existsSync(path.join(venv, 'bin', 'python')) && fs.existsSync(installed) && fs.readFileSync(installed, 'utf8').trim() === sha256(requirements)) return;
-  log({ kind: 'info', message: `with-sites: a venv for ${path.relative(codeRoot, dir)} with ${path.relative(codeRoot, requirements)}` });
-  await sh(`python3 -m venv ${venv}`, () => q`python3 -m venv ${venv}`);
-  await sh(`${venv}/bin/pip install -r ${requirements}`, () => q`${path.join(venv, 'bin', 'pip')} install -q --disable-pip-version-check -r ${requirements}`);
-  fs.writeFileSync(installed, `${sha256(requirements)}\n`);
-}
-
-/** What must come before anything else installs: Debian's python3 makes no venv without python3-venv (apt holds one lock at a time). */
-async function ensureVenvSupport(): Promise<void> {
-  if ((await $({ quiet: true, nothrow: true })`python3 -c 'import ensurepip'`).exitCode !== 0) await installDebianPackages(['python3-venv'], 'with-sites');
-}
+/** An example's venv: dir/.venv with dir/requirements.txt. */
+const exampleVenv = (dir: string) => ensureVenv({ venv: path.join(dir, '.venv'), requirements: [path.join(dir, 'requirements.txt')] }, 'with-sites');
 
 /**
- * The example outside agents' dependencies: puppeteer-core from npm; Playwright for Python and
- * browser-use from PyPI (no browser download). The three download at once: each is its own folder,
- * and all of them wait mostly on the network.
+ * The example outside agents' dependencies: puppeteer-core from npm; Playwright for Python,
+ * browser-use and the BrowserGym suite from PyPI (no browser download). They download at once: each
+ * is its own folder, and all of them wait mostly on the network.
  */
 export async function installExampleAgents(): Promise<void> {
-  await ensureVenvSupport();
+  await ensureVenvSupport('with-sites');
   const q = $({ quiet: true });
   const stamp = path.join(puppeteer, 'node_modules', '.package-lock.json');
   const npm = async () => {
@@ -78,7 +59,7 @@ export async function installExampleAgents(): Promise<void> {
   };
   // the smallest local model, which the browser-use example and the real-model tests ask (cached in .state/models/)
   const model = async () => { await ensureModel(requireModel(DEFAULT_MODEL)); };
-  await settleAll([npm(), ...pythonAgents.map((dir) => ensureVenv(dir)), model()]);
+  await settleAll([npm(), ...pythonAgents.map((dir) => exampleVenv(dir)), ensureSuiteVenv('with-sites'), model()]);
 }
 
 /** Waits for every promise, then throws the first failure: nothing is left running behind an error. */
@@ -115,7 +96,7 @@ await main({
     if (values.slurm) await installSlurm('with-sites');
     // the example agents install while the sites install and start (apt only before: python3-venv);
     // the command starts when both are done, and a failed install stops the sites started here
-    if (values.examples && names.length) await ensureVenvSupport();
+    if (values.examples && names.length) await ensureVenvSupport('with-sites');
     const examples = values.examples ? installExampleAgents() : Promise.resolve();
     const beside = values.beside ? runBeside(values.beside) : Promise.resolve(0);
     // an interruption while the sites start: the start stops what it had started, then we end

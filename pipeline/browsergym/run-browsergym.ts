@@ -1,0 +1,49 @@
+// make run-browsergym: a BrowserGym agent (or AgentLab's), unchanged, on the 288 `layers`
+// conditions as the BrowserGym task suite browsergym/ (arm `agent`, Chromium only).
+// Reads: the ledger (gate), data/tasks/layers.jsonl, a frozen prereg/agent-<name>.md (registered runs).
+// Writes: data/raw/layers/agent/<run>.jsonl and each episode's log beside it (data/excluded/ for
+// --smoke), manifests/data.sha256; experiment loops' folders in .state/browsergym/<run>/.
+// Prints claimed done, AS, VTS and false completion per layer.
+import { main } from '../../core/cli.ts';
+import { log } from '../../core/log.ts';
+import { rel } from '../../core/paths.ts';
+import { UsageError } from '../../core/errors.ts';
+import { runSummary } from '../../analysis/run-summary.ts';
+import { parseBrowserName } from '../browser/launch.ts';
+import { runArm } from '../kernel/run.ts';
+import { runFlags } from '../kernel/run-flags.ts';
+import { armOptions } from '../layers/arms.ts';
+import { agentOptions, timeoutOf } from '../agents/arm.ts';
+import { agentIdentity, splitFiles } from '../agents/identity.ts';
+import { browsergymPlan } from './arm.ts';
+
+const SUITE_PYTHON = 'browsergym/.venv/bin/python';
+
+await main({
+  name: 'make run-browsergym',
+  summary: 'score a BrowserGym or AgentLab agent, unchanged, on the 288 `layers` conditions through the BrowserGym task suite (browsergym/): its claim against what the server persisted',
+  usage:
+    `make run-browsergym AGENT="${SUITE_PYTHON} -m browsergym.rstackbench.episode --agent browsergym/agents/scripted.py:ScriptedAgent" ` +
+    '[AGENT_FILES="browsergym/agents/scripted.py"] [ARGS="--smoke --only ^cards-baseline-01"]',
+  options: { ...armOptions, ...agentOptions },
+  async run(values) {
+    if (parseBrowserName(values.browser) !== 'chromium') {
+      throw new UsageError('BrowserGym drives Chromium only: a Firefox run of an agent is make run-agent BROWSER=firefox (the project\'s own agent contract, over WebDriver BiDi)');
+    }
+    const identity = agentIdentity({
+      command: values.agent ?? process.env.AGENT ?? '',
+      files: splitFiles(values['agent-files'] ?? process.env.AGENT_FILES),
+      name: values['agent-name'],
+    });
+    const timeoutMs = timeoutOf(values['agent-timeout-ms']);
+    const flags = runFlags(values);
+    const result = await runArm(flags, () => browsergymPlan({ identity, timeoutMs, smoke: flags.smoke }));
+    process.stdout.write(
+      `layers/agent ${identity.name} chromium (BrowserGym): ${result.rows.length} rows in ${rel(result.file)}\n\n` +
+        `${runSummary(result.rows, [{ name: 'agent_by_layer', hide: ['browser', 'agent', 'agent_sha256', 'as_rate', 'claimed_rate', 'median_latency_ms'] }])}\n`,
+    );
+    const errors = result.rows.filter((r) => r.error).length;
+    if (errors) log({ kind: 'warn', message: `${errors} episodes gave no claim (timeout, crash): see the rows' error field and each episode's log beside the run` });
+    return 0;
+  },
+});
