@@ -41,6 +41,8 @@ export function readRealAppsTasks(file = realAppsTaskFile()): LayersRealAppsTask
 }
 
 export interface RealAppsUnit { task: LayersRealAppsTask; policy: string }
+/** a worker's browser: the run's, or the one that replaced it after it went away (own) */
+interface RealAppsWorker { launched: RealAppStage['browser']; own: RealAppStage['browser'] | null }
 
 /** attempts after an infrastructure failure (the proxy or an application failed under the condition) */
 export const INFRASTRUCTURE_RETRIES = 2;
@@ -51,9 +53,10 @@ export function realAppsUnits(tasks: LayersRealAppsTask[] = readRealAppsTasks())
   return tasks.flatMap((task) => realAppPolicies.map((p) => ({ task, policy: p.name })));
 }
 
-export function realAppsPlan(options: { browser: BrowserName; proxy: FaultProxy; apps: Record<AppName, RealApp>; units?: RealAppsUnit[] }): RunPlan<RealAppsUnit, LayersRow, { launched: RealAppStage['browser'] }> {
+export function realAppsPlan(options: { browser: BrowserName; proxy: FaultProxy; apps: Record<AppName, RealApp>; units?: RealAppsUnit[] }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
   const { browser, proxy, apps } = options;
   const byName = new Map(realAppPolicies.map((p) => [p.name, p]));
+  const launch = () => launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } });
   return {
     study: 'layers',
     arm: 'real-apps',
@@ -64,9 +67,14 @@ export function realAppsPlan(options: { browser: BrowserName; proxy: FaultProxy;
     rowKey: realAppsUnitKey,
     browserBatch: BROWSER_BATCH,
     retries: INFRASTRUCTURE_RETRIES,
-    launch: () => launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } }),
-    worker: { setup: async (launched) => ({ launched: launched.browser }), teardown: async () => {} },
+    launch,
+    // a browser that went away under a unit (a crash, a signal) is replaced before the unit is tried again
+    worker: { setup: async (launched) => ({ launched: launched.browser, own: null }), teardown: async (w) => { await w.own?.close().catch(() => undefined); } },
     runUnit: async (u, ctx) => {
+      if (!ctx.worker.launched.isConnected()) {
+        await ctx.worker.own?.close().catch(() => undefined);
+        ctx.worker.own = ctx.worker.launched = (await launch()).browser;
+      }
       const app = apps[u.task.app];
       const agent = realAppPolicyAgent(byName.get(u.policy)!, u.task, app.origin);
       const { result: _result, ...outcome } = await runRealAppTrace({ stage: { browser: ctx.worker.launched, proxy, app }, task: u.task, agent, phases: ctx.phases });

@@ -24,10 +24,10 @@ export const realAppLimits = {
   /** how long semantic recovery waits for the commit control to appear */
   targetWaitMs: 5000,
   /** how long it waits for the success notice after an activation (a navigation and a PHP page) */
-  successWaitMs: 4000,
+  successWaitMs: 2500,
   maxAttempts: 5,
   /** verification-aware: read-backs, and the passive wait between them */
-  checks: 6,
+  checks: 4,
   settleMs: 1000,
 };
 

@@ -56,11 +56,16 @@ function commitOnlyReadBack(task: LayersRealAppsTask, target: Control) {
   if (task.family === 'wordpress-posts-trash') {
     const title = /^Move “(.*)” to the Trash$/.exec(target.name)?.[1];
     if (!title) throw new Error(`${task.condition_id}: the trash link's name does not say the post's title: ${target.name}`);
+    // the list is there once its form is; whether the post is in it is read then, not waited for
     return async (page: Page, origin: string) =>
-      openAndFind(page, `${origin}/wp-admin/edit.php?post_status=trash&post_type=post`, page.locator('#the-list .row-title').filter({ hasText: title }));
+      (await openAndFind(page, `${origin}/wp-admin/edit.php?post_status=trash&post_type=post`, page.locator('#posts-filter'))) &&
+      (await page.locator('#the-list tr').filter({ hasText: title }).count()) > 0;
   }
   if (task.family === 'wordpress-editor-publish') {
-    return async (page: Page, origin: string) => openAndFind(page, origin + task.start_path, page.getByRole('button', { name: 'Update', exact: true }));
+    // the editor's header has its save button once it has booted: Update for a published post, Publish for a draft
+    return async (page: Page, origin: string) =>
+      (await openAndFind(page, origin + task.start_path, page.locator(target.selector))) &&
+      (await page.locator(target.selector).filter({ hasText: /^Update$/ }).count()) > 0;
   }
   throw new Error(`${task.condition_id}: no read-back for the commit-only family ${task.family} (pipeline/layers/real-apps/ui.ts)`);
 }

@@ -1,0 +1,117 @@
+// The real-applications arm for real (issue 36): one condition per layer on each application
+// (WordPress's profile form, MediaWiki's page edit), in Chromium and in Firefox, through the fault
+// proxy, scored by each application's database. Each trace runs the selector-only policy, which
+// looks once and activates the first control once, so what each layer is designed to do shows
+// plainly in the proxy's record of the write and in the database:
+//   baseline      the write passes and the database holds the value (AS and VTS)
+//   access        the control is hidden when it looks: nothing is sent, the database keeps its seed
+//   perception    the first control by role and name is the target or a decoy, as the seed placed
+//                 them (the proxy's own plan says which): a write passes exactly when it was the target
+//   action        its one activation is swallowed: nothing is sent
+//   state         the proxy answers the write and holds it: the notice shows, the database keeps its
+//                 seed at the boundary (a false completion), and the held write never reaches it
+//   verification  the proxy answers and drops the write: the same, and the write never reaches it
+// The apps run on this test's own ports and state folders, started from nothing and stopped after.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LayersRealAppsTask } from '../../../core/contracts.ts';
+import { layers } from '../../../core/layers.ts';
+import { startFaultProxy, planFor, type FaultProxy, type FaultSpec } from '../../../fixtures/proxy/index.ts';
+import { layersSite, layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
+import { mediawikiApp, mediawikiSite } from '../../../fixtures/mediawiki/site.ts';
+import type { RealApp } from '../../../fixtures/real-app.ts';
+import { readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
+import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
+import { generateRealAppsTasks } from '../../../pipeline/layers/real-apps/generate.ts';
+import { runRealAppTrace } from '../../../pipeline/layers/real-apps/condition.ts';
+import { realAppPolicyAgent } from '../../../pipeline/layers/real-apps/agent.ts';
+import { selectorOnly } from '../../../pipeline/layers/real-apps/policies.ts';
+
+const families = ['wordpress-profile-field', 'mediawiki-edit-page'];
+const tasks = generateRealAppsTasks();
+/** one condition per family and layer: the first of the layer's highest severity (the longest hold, the most decoys) */
+const chosen = families.flatMap((family) => layers.map((layer) => {
+  const of = tasks.filter((t) => t.family === family && t.layer === layer);
+  return of.find((t) => t.severity === Math.max(...of.map((x) => x.severity)))!;
+}));
+
+const states: string[] = [];
+let apps: Record<string, RealApp>;
+let proxy: FaultProxy;
+
+const tempState = (name: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rstack-${name}-`));
+  fs.chmodSync(dir, 0o755); // mariadbd (user mysql) reaches its datadir inside
+  states.push(dir);
+  return dir;
+};
+
+before(async () => {
+  const wordpress = layersWordpressApp(layersSite({ port: 8657, state: tempState('real-apps-wp') }));
+  const mediawiki = mediawikiApp(mediawikiSite({ port: 8667, state: tempState('real-apps-mw') }));
+  await wordpress.start();
+  await mediawiki.start();
+  apps = { wordpress, mediawiki };
+  proxy = await startFaultProxy();
+});
+after(async () => {
+  await proxy?.close();
+  for (const app of Object.values(apps ?? {})) await app.stop();
+  for (const dir of states) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const seededValue = async (app: RealApp, task: LayersRealAppsTask) => {
+  await app.reset();
+  const value = await readPostcondition(app, { family: task.family, postcondition: task.postcondition } as FamilyCondition);
+  return value === null ? null : String(value);
+};
+
+for (const browserName of ['chromium', 'firefox'] as const satisfies readonly BrowserName[]) {
+  test(`in ${browserName}: one condition per layer on WordPress and MediaWiki through the fault proxy, each layer doing what it is designed to, the database read`, async () => {
+    const launched = await launchBrowser(browserName, null, { proxy: { server: proxy.url, ca: proxy.ca } });
+    try {
+      for (const task of chosen) {
+        const app = apps[task.app]!;
+        const seeded = await seededValue(app, task);
+        assert.notEqual(seeded, task.target.value, `${task.condition_id}: the seeded state is not already the postcondition`);
+        const { result, ...row } = await runRealAppTrace({ stage: { browser: launched.browser, proxy, app }, task, agent: realAppPolicyAgent(selectorOnly, task, app.origin) });
+        const what = `${browserName} ${task.condition_id}: ${JSON.stringify({ as: row.apparent_success, vts: row.vts, writes: row.real_app!.writes, error: row.error })}`;
+        const writes = row.real_app!.writes;
+        // the database after the condition: a held write was cancelled by the proxy's reset
+        const after = (await readPostcondition(app, { family: task.family, postcondition: task.postcondition } as FamilyCondition));
+        switch (task.layer) {
+          case 'baseline':
+            assert.deepEqual(writes.map((w) => w.action), ['pass'], what);
+            assert.ok(row.apparent_success && row.vts && !row.false_completion, what);
+            break;
+          case 'access':
+          case 'action':
+            assert.deepEqual(writes, [], what);
+            assert.ok(!row.vts && row.persisted.value === seeded, what);
+            break;
+          case 'perception': {
+            const plan = planFor({ spec: task.spec as unknown as FaultSpec, layer: task.layer, severity: task.severity as 1 | 2 | 3, seed: `${task.seed}:${task.condition_id}` });
+            const targetFirst = plan.page!.decoysBefore === 0;
+            assert.deepEqual(writes.map((w) => w.action), targetFirst ? ['pass'] : [], what);
+            assert.equal(row.vts, targetFirst, what);
+            break;
+          }
+          case 'state':
+          case 'verification':
+            assert.deepEqual(writes.map((w) => [w.action, w.reached_app]), [[task.layer === 'state' ? 'answered' : 'dropped', null]], what);
+            // these two families' pages render the notice from the proxy's answer alone: a false completion
+            assert.ok(row.apparent_success && !row.vts && row.false_completion, what);
+            assert.equal(row.persisted.value, seeded, what);
+            assert.equal(after === null ? null : String(after), seeded, `${what}: the held or dropped write never reached the database`);
+            break;
+        }
+        assert.equal(proxy.pendingWrites(), 0, `${what}: nothing held after the condition`);
+      }
+    } finally {
+      await launched.browser.close();
+    }
+  });
+}
