@@ -140,6 +140,8 @@ export const messages = {
   generatedDiffers: (file: string) =>
     `${file} differs from what the generator writes. It may be frozen: record why in an amendment, rerun with --force, then ${messages.refreeze}`,
   evidenceNoTasks: (file: string) => `no tasks at ${file}: make tasks-evidence first, then make freeze`,
+  realAppsArmUnregistered: () => 'the real-applications arm has no preregistration in prereg/ (study layers, arm real-apps): run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (make freeze)',
+  realAppsOneAtATime: () => 'run-real-apps runs one condition at a time (--workers 1, --browsers 1): each application has one database, which every condition resets and reads',
   verifiedArmUnregistered: () => 'the verified arm has no preregistration in prereg/ (study layers, arm verified): run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (make freeze)',
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
   evidenceGatesFailedRegistered: (ids: string[]) => `instrumentation gates failed in this registered run: ${ids.join(', ')}. The rows stay registered and the failures are reported with them (the prereg: investigate before any analysis); see the gate lines above.`,

@@ -13,6 +13,8 @@ import path from 'node:path';
 import type { Command } from '../../../core/cli.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { log } from '../../../core/log.ts';
+import { messages } from '../../../core/messages.ts';
+import { readPreregs } from '../../kernel/prereg.ts';
 import { paths, rel } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { RStackError } from '../../../core/errors.ts';
@@ -21,7 +23,7 @@ import { startFaultProxy, type FaultProxy } from '../../../fixtures/proxy/index.
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
 import { mediawikiApp } from '../../../fixtures/mediawiki/site.ts';
-import { withSites } from '../../../fixtures/sites.ts';
+import { startSites, type SitesUp } from '../../../fixtures/sites.ts';
 import { runSummary, type SummaryTable } from '../../../analysis/run-summary.ts';
 import { launchBrowser, parseBrowserName, type BrowserName } from '../../browser/launch.ts';
 import { runArm, type RunPlan } from '../../kernel/run.ts';
@@ -53,10 +55,13 @@ export function realAppsUnits(tasks: LayersRealAppsTask[] = readRealAppsTasks())
   return tasks.flatMap((task) => realAppPolicies.map((p) => ({ task, policy: p.name })));
 }
 
-export function realAppsPlan(options: { browser: BrowserName; proxy: FaultProxy; apps: Record<AppName, RealApp>; units?: RealAppsUnit[] }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
-  const { browser, proxy, apps } = options;
+export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[] }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
+  const { browser, resources } = options;
   const byName = new Map(realAppPolicies.map((p) => [p.name, p]));
-  const launch = () => launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } });
+  const launch = async () => {
+    const { proxy } = await resources.get();
+    return launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } });
+  };
   return {
     study: 'layers',
     arm: 'real-apps',
@@ -75,6 +80,7 @@ export function realAppsPlan(options: { browser: BrowserName; proxy: FaultProxy;
         await ctx.worker.own?.close().catch(() => undefined);
         ctx.worker.own = ctx.worker.launched = (await launch()).browser;
       }
+      const { apps, proxy } = await resources.get();
       const app = apps[u.task.app];
       const agent = realAppPolicyAgent(byName.get(u.policy)!, u.task, app.origin);
       const { result: _result, ...outcome } = await runRealAppTrace({ stage: { browser: ctx.worker.launched, proxy, app }, task: u.task, agent, phases: ctx.phases });
@@ -83,16 +89,30 @@ export function realAppsPlan(options: { browser: BrowserName; proxy: FaultProxy;
   };
 }
 
-/** Both applications, up for the body (started here, and stopped after, unless they ran already), and the run's fault proxy. */
-export async function withRealApps<T>(body: (apps: Record<AppName, RealApp>, proxy: FaultProxy) => Promise<T>): Promise<T> {
-  return withSites(['layers-wordpress', 'mediawiki'], async () => {
-    const proxy = await startFaultProxy();
-    try {
-      return await body({ wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy);
-    } finally {
-      await proxy.close();
-    }
-  });
+/**
+ * What the arm needs from outside the browser, made on first use (a complete run, resumed, needs
+ * none of it): both applications up (started here unless they run already) and the run's fault
+ * proxy; close() stops what was started here.
+ */
+export function realAppsResources(): { get(): Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy }>; close(): Promise<void> } {
+  let made: Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy; sites: SitesUp }> | undefined;
+  return {
+    get: () => (made ??= (async () => {
+      const sites = await startSites(['layers-wordpress', 'mediawiki']);
+      try {
+        return { apps: { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy: await startFaultProxy(), sites };
+      } catch (error) {
+        await sites.stop();
+        throw error;
+      }
+    })()),
+    async close() {
+      if (!made) return;
+      const m = await made.catch(() => undefined);
+      await m?.proxy.close();
+      await m?.sites.stop();
+    },
+  };
 }
 
 export const summaryTables: SummaryTable[] = [
@@ -112,8 +132,16 @@ export const realAppsCommand: Command<typeof realAppsOptions> = {
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const flags = runFlags(values);
-    if (flags.workers !== 1 || (flags.browsers ?? 1) !== 1) throw new UsageError('run-real-apps runs one condition at a time (--workers 1, --browsers 1): each application has one database, which every condition resets and reads');
-    const result = await withRealApps((apps, proxy) => runArm(flags, () => realAppsPlan({ browser, proxy, apps })));
+    if (flags.workers !== 1 || (flags.browsers ?? 1) !== 1) throw new UsageError(messages.realAppsOneAtATime());
+    // the gate (run.ts) refuses a prereg/ that differs from the ledger head: a prereg found here is frozen
+    if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'real-apps')) throw new UsageError(messages.realAppsArmUnregistered());
+    const resources = realAppsResources();
+    let result;
+    try {
+      result = await runArm(flags, () => realAppsPlan({ browser, resources }));
+    } finally {
+      await resources.close();
+    }
     process.stdout.write(`layers/real-apps ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n`);
     const errors = result.rows.filter((r) => r.error).length;
     if (errors) log({ kind: 'warn', message: `${errors} traces recorded a policy error (see the rows' error field)` });
