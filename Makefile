@@ -131,6 +131,7 @@ reproduce: export RSTACK_NEXT_STEPS_FOLLOW := 1
 reproduce: setup ## everything: check the tasks, verify the freeze, run (or resume) every arm, the paper, the report (its path printed), verify; ARM_B=0 skips Arm B; REDO=1 reruns every arm into a scratch folder and compares (SLURM=1: as a Slurm job array)
 	@$(RSTACKBENCH) tasks --check
 	@$(RSTACKBENCH) pilot-sample --check
+	@$(RSTACKBENCH) tasks-real-apps --check
 	@$(RSTACKBENCH) verify
 ifeq ($(REDO),1)
 ifeq ($(ARM_B),0)
@@ -149,6 +150,8 @@ else
 	@$(RSTACKBENCH) run-pilot --all
 	@$(MAKE) --no-print-directory run-layers run-horizon BROWSER=firefox
 	@$(MAKE) --no-print-directory run-controlled run-arm-a
+	@$(MAKE) --no-print-directory run-real-apps
+	@$(MAKE) --no-print-directory run-real-apps BROWSER=firefox
 ifeq ($(ARM_B),0)
 	@echo "reproduce: ARM_B=0: Arm B skipped (nothing installed or started for it: no WordPress, MariaDB, Apache, PHP); its registered rows in data/raw/evidence/arm-b are still analysed" >&2
 else

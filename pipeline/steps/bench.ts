@@ -6,6 +6,7 @@
 // times in Chromium (pipeline/bench/report.ts) → bench/report-results.json. The flow is drawn at the top of pipeline/bench/run-bench.ts.
 // Reads: the ledger (gate, read only), data/tasks, data/raw (the registered rows, for flips).
 // Writes: bench/ only — never data/, data/runs.jsonl, the ledger or manifests/.
+import { runResetBench } from '../bench/resets.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { main, intOption } from '../../core/cli.ts';
@@ -34,6 +35,7 @@ await main({
   usage: 'make bench [ARGS="--load" | "--report" | "--slice-size 48 --evidence-size 20"]',
   options: {
     report: { type: 'boolean', default: false, help: "only the report's measurement (make report's time and size; load, filter and open times in Chromium) → bench/report-results.json" },
+    resets: { type: 'string', help: "instead: the real applications' per-condition restore, this many resets of each (WordPress, MediaWiki; started if not running): median and spread → bench/resets-results.json" },
     models: { type: 'string', help: 'instead: the cost of local models, comma-separated (smollm2-135m,gemma3-270m): tokens/s, plans per minute, peak memory, with and without the JSON-schema grammar → bench/models-results.json' },
     requests: { type: 'string', default: '4', help: 'with --models: requests per model and variant (the pilot\'s prompts on the first sampled conditions)' },
     'browser-use': { type: 'string', default: '3', help: 'with --models: the browser-use example on this many baseline conditions per model (one per app in turn; 0 skips): wall time and steps per condition' },
@@ -56,6 +58,14 @@ await main({
     'verifier-actions': { type: 'string', default: '40', help: "the verifier's overhead per action: this many saves of the controlled app in Chromium, bare and verified (0: not measured)" },
   },
   async run(values) {
+    if (values.resets) {
+      const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', 'resets-results.json'));
+      const results = await runResetBench(intOption(values.resets, 'resets', 20, 1));
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+      process.stdout.write(`${rel(out)}\n${results.apps.map((a) => `${a.app}: reset median ${a.median_ms} ms (${a.min_ms}–${a.max_ms}) over ${results.n}`).join('\n')}\n`);
+      return 0;
+    }
     if (values.models) {
       const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', 'models-results.json'));
       const results = await runModelBench({ models: values.models.split(',').map((m) => m.trim()).filter(Boolean), requests: intOption(values.requests, 'requests', 4), browserUse: intOption(values['browser-use'], 'browser-use', 3, 0) });
