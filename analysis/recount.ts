@@ -197,7 +197,8 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   }));
 
   // outside agents (arm agent): false completion by its definition, claimed done and not VTS
-  const agents = layers.filter((r) => r.arm === 'agent');
+  // the small apps' conditions (an agent on the real applications: agent_real_apps below)
+  const agents = layers.filter((r) => r.arm === 'agent' && r.app === undefined);
   const claimedDone = (r: LayersRow) => r.claim?.done === true;
   // the server received at least one save (of any entity); a row without recorded moments: none
   const saved = (r: LayersRow) => (r.moments?.saves.length ?? 0) > 0;
@@ -293,6 +294,26 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       real_n: r.n, real_as_n: r.as_n, real_vts_n: r.vts_n, real_fc_n: r.fc_n,
     }];
   });
+
+  // outside agents on the real applications: per application (and both, 'all') and layer
+  const realAgents = layers.filter((r) => r.arm === 'agent' && r.app !== undefined);
+  const agentKey = (r: LayersRow) => [r.browser.name, r.agent?.name ?? null, r.agent?.sha256 ?? null] as const;
+  out.agent_real_apps = [
+    ...groupBy(realAgents, (r) => [...agentKey(r), r.app ?? null, r.layer]),
+    ...groupBy(realAgents, (r) => [...agentKey(r), r.app ?? null, 'all']),
+    ...groupBy(realAgents, (r) => [...agentKey(r), 'all', r.layer]),
+    ...groupBy(realAgents, (r) => [...agentKey(r), 'all', 'all']),
+  ].map(({ key: [browser, agent, agent_sha256, app, layer], items }) => ({
+    browser, agent, agent_sha256, app, layer,
+    n: items.length,
+    claimed_n: count(items, (r) => r.claim?.done === true),
+    as_n: count(items, (r) => r.apparent_success),
+    vts_n: count(items, (r) => r.vts),
+    fc_n: count(items, fc),
+    error_n: count(items, (r) => typeof r.error === 'string'),
+    wrote_n: count(items, (r) => (r.real_app?.writes.length ?? 0) > 0),
+    median_latency_ms: median(items.map((r) => r.elapsed_ms)),
+  }));
 
   out.layers_timing = groupBy(layers, (r) => [r.arm, r.browser.name, r.policy, r.layer])
     .filter(({ items }) => items.some((r) => r.timing_sensitive === true))

@@ -144,6 +144,14 @@ export const tables: TableDef[] = [
     mcnemar: { b: 'agent_only_n', c: 'policy_only_n' },
   }),
   sqlTable({
+    name: 'agent_real_apps',
+    title: 'Outside agents on the real applications: claimed done, AS, VTS and false completion (claimed done, not VTS) per application and layer (arm agent, the real-applications conditions); wrote: a write of the family reached the proxy',
+    keys: ['browser', 'agent', 'agent_sha256', 'app', 'layer'],
+    counts: ['n', 'claimed_n', 'as_n', 'vts_n', 'fc_n', 'error_n', 'wrote_n'],
+    measures: ['median_latency_ms'],
+    rates: [{ name: 'claimed', k: 'claimed_n', n: 'n' }, { name: 'vts', k: 'vts_n', n: 'n' }, { name: 'fc', k: 'fc_n', n: 'n' }],
+  }),
+  sqlTable({
     name: 'layers_verified',
     title: 'The verifier in the layers study: the selector-only and semantic-recovery policies wrapped by it (arm verified) beside the plain policies (arm main), per fault layer; claimed done: a plain policy\'s apparent success, a wrapped policy\'s closed save',
     keys: ['browser', 'arm', 'policy', 'layer'],

@@ -6,6 +6,7 @@
 -- which the server received at least one save (of any entity), and the claims of done with no save
 -- received at all (a row without recorded moments counts as no save; moments.saves is JSON, as every
 -- array of the trace schema: analysis/columns.ts).
+-- (the small apps' conditions: an agent on the real applications has its own table, agent_real_apps)
 -- reads: layers_rows
 SELECT
   browser,
@@ -25,7 +26,7 @@ SELECT
   avg(elapsed_ms)::DOUBLE AS mean_latency_ms,
   median(elapsed_ms)::DOUBLE AS median_latency_ms
 FROM layers_rows
-WHERE arm = 'agent'
+WHERE arm = 'agent' AND app IS NULL
 GROUP BY GROUPING SETS ((browser, agent_name, agent_sha256, layer), (browser, agent_name, agent_sha256))
 ORDER BY
   browser,

@@ -28,13 +28,13 @@ import { registeredAgent, registeredIdentity, type AgentIdentity } from './ident
  * gate has already checked the freeze), on the conditions it names: all 288, or its slice; a smoke
  * run on all 288 (before --only).
  */
-export function agentUnits(identity: AgentIdentity, smoke: boolean, tasks: LayersTask[] = readLayersTasks()): LayersTask[] {
+export function agentUnits<T extends { condition_id: string } = LayersTask>(identity: AgentIdentity, smoke: boolean, tasks: T[] = readLayersTasks() as unknown as T[], taskFile = 'data/tasks/layers.jsonl'): T[] {
   const prereg = smoke ? null : registeredAgent(identity);
   const slice = prereg ? registeredIdentity(prereg).slice : null;
   if (!slice) return tasks;
   const byId = new Map(tasks.map((t) => [t.condition_id, t]));
   const missing = slice.filter((id) => !byId.has(id));
-  if (missing.length) throw new UsageError(`${prereg!.file}: its slice names conditions that are not in data/tasks/layers.jsonl: ${missing.join(', ')}`);
+  if (missing.length) throw new UsageError(`${prereg!.file}: its slice names conditions that are not in ${taskFile}: ${missing.join(', ')}`);
   if (new Set(slice).size !== slice.length) throw new UsageError(`${prereg!.file}: its slice names a condition twice`);
   return slice.map((id) => byId.get(id)!);
 }

@@ -12,12 +12,19 @@ import { armOptions } from '../layers/arms.ts';
 import { runFlags } from '../kernel/run-flags.ts';
 import { agentOptions, agentPlan, timeoutOf } from './arm.ts';
 import { agentIdentity, splitFiles } from './identity.ts';
+import { agentRealAppsPlan } from './real-apps.ts';
+import { realAppsResources } from '../layers/real-apps/arm.ts';
+import { UsageError } from '../../core/errors.ts';
 
 await main({
   name: 'make run-agent',
   summary: 'score an outside agent on the 288 `layers` conditions: its claim against what the server persisted',
   usage: 'make run-agent AGENT="python3 my_agent.py" [AGENT_FILES="my_agent.py"] [ARGS="--smoke --only cards-baseline --agent-timeout-ms 90000"]',
-  options: { ...armOptions, ...agentOptions },
+  options: {
+    ...armOptions,
+    ...agentOptions,
+    conditions: { type: 'string', default: 'layers', help: 'layers: the 288 conditions of the three small apps; real-apps: the 222 on WordPress and MediaWiki behind the fault proxy (Chromium; both apps started unless they run)' },
+  },
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const identity = agentIdentity({
@@ -27,7 +34,16 @@ await main({
     });
     const timeoutMs = timeoutOf(values['agent-timeout-ms']);
     const flags = runFlags(values);
-    const result = await runArm(flags, () => agentPlan({ identity, browser, timeoutMs, smoke: flags.smoke }));
+    if (values.conditions !== 'layers' && values.conditions !== 'real-apps') throw new UsageError(`--conditions takes layers or real-apps, not ${JSON.stringify(values.conditions)}`);
+    const resources = realAppsResources();
+    let result;
+    try {
+      result = values.conditions === 'real-apps'
+        ? await runArm(flags, () => agentRealAppsPlan({ identity, browser, timeoutMs, smoke: flags.smoke, resources }))
+        : await runArm(flags, () => agentPlan({ identity, browser, timeoutMs, smoke: flags.smoke }));
+    } finally {
+      await resources.close();
+    }
     process.stdout.write(
       `layers/agent ${identity.name} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n` +
         `${runSummary(result.rows, [{ name: 'agent_by_layer', hide: ['browser', 'agent', 'agent_sha256', 'as_rate', 'claimed_rate', 'median_latency_ms'] }])}\n`,

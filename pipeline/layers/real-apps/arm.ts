@@ -44,7 +44,7 @@ export function readRealAppsTasks(file = realAppsTaskFile()): LayersRealAppsTask
 
 export interface RealAppsUnit { task: LayersRealAppsTask; policy: string }
 /** a worker's browser: the run's, or the one that replaced it after it went away (own) */
-interface RealAppsWorker { launched: RealAppStage['browser']; own: RealAppStage['browser'] | null }
+interface RealAppsWorker { launched: NonNullable<RealAppStage['browser']>; own: NonNullable<RealAppStage['browser']> | null }
 
 /** attempts after an infrastructure failure (the proxy or an application failed under the condition) */
 export const INFRASTRUCTURE_RETRIES = 2;

@@ -135,9 +135,14 @@ export function timingSensitive(m: TraceMoments, boundary: RealAppBoundary, read
   return atAppNearRead || noticeNear;
 }
 
-/** What a trace needs of its worker: the browser that goes through the proxy, the proxy, the condition's app. */
+/**
+ * What a trace needs of its worker: the browser that goes through the proxy (a fresh context of it
+ * per trace), or a context the caller owns (an outside agent's browser, whose first page the agent
+ * takes), the proxy, the condition's app.
+ */
 export interface RealAppStage {
-  browser: Browser;
+  browser?: Browser;
+  context?: BrowserContext;
   proxy: FaultProxy;
   app: RealApp;
 }
@@ -151,14 +156,16 @@ async function assertUp(stage: RealAppStage, task: LayersRealAppsTask, during: s
 }
 
 /** A fresh context through the proxy, logged in, watched; the start page open. */
-async function openStart(stage: RealAppStage, task: LayersRealAppsTask, report: { shown: (epochMs: number) => void; loaded: (epochMs: number) => void }): Promise<{ context: BrowserContext; page: Page; startUrl: string }> {
-  const context = await stage.browser.newContext({ viewport: { width: 1280, height: 900 } });
+async function openStart(stage: RealAppStage, task: LayersRealAppsTask, report: { shown: (epochMs: number) => void; loaded: (epochMs: number) => void }): Promise<{ context: BrowserContext; page: Page; startUrl: string; own: boolean }> {
+  const own = !stage.context;
+  const context = stage.context ?? (await stage.browser!.newContext({ viewport: { width: 1280, height: 900 } }));
   try {
     await context.addCookies(await stage.app.session());
     await context.exposeBinding('__rsbSuccessShown', (_source: unknown, epochMs: number) => report.shown(epochMs));
     await context.exposeBinding('__rsbLoaded', (_source: unknown, epochMs: number) => report.loaded(epochMs));
     await context.addInitScript({ content: noticeWatch(task.notice, { successShown: (t) => `window.__rsbSuccessShown(${t})`, loaded: (t) => `window.__rsbLoaded(${t})` }) });
-    const page = await context.newPage();
+    // an outside agent's browser opens with one blank page: the start page, which it takes first
+    const page = (own ? undefined : context.pages()[0]) ?? (await context.newPage());
     await page.goto(stage.app.origin + task.start_path, { waitUntil: 'load' });
     // an app that renders in the browser (the block editor) is ready once its controls exist:
     // attached, not visible, since the Access fault may be hiding the target
@@ -168,9 +175,9 @@ async function openStart(stage: RealAppStage, task: LayersRealAppsTask, report: 
     if (input) await page.locator(input.selector).first().waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS });
     // Playwright's selector engine is installed on a page's first query: before the agent begins
     await page.locator('body').isVisible();
-    return { context, page, startUrl: page.url() };
+    return { context, page, startUrl: page.url(), own };
   } catch (error) {
-    await context.close().catch(() => undefined);
+    if (own) await context.close().catch(() => undefined);
     throw error;
   }
 }
@@ -269,7 +276,7 @@ export async function runRealAppTrace(options: {
       result,
     };
   } finally {
-    await opened?.context.close().catch(() => undefined);
+    if (opened?.own) await opened.context.close().catch(() => undefined);
     stage.proxy.reset();
   }
 }
