@@ -21,15 +21,15 @@ import { readLayersTasks } from '../layers/read-tasks.ts';
 import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { runAgentTrace } from './agent-trace.ts';
 import { processAgent, DEFAULT_AGENT_TIMEOUT_MS } from './process-agent.ts';
-import { registeredAgent, registeredIdentity, type AgentIdentity } from './identity.ts';
+import { registeredAgent, registeredIdentity, type AgentConditions, type AgentIdentity } from './identity.ts';
 
 /**
  * The conditions an agent's run is on: a registered run is the one its frozen prereg names (the
  * gate has already checked the freeze), on the conditions it names: all 288, or its slice; a smoke
  * run on all 288 (before --only).
  */
-export function agentUnits<T extends { condition_id: string } = LayersTask>(identity: AgentIdentity, smoke: boolean, tasks: T[] = readLayersTasks() as unknown as T[], taskFile = 'data/tasks/layers.jsonl'): T[] {
-  const prereg = smoke ? null : registeredAgent(identity);
+export function agentUnits<T extends { condition_id: string } = LayersTask>(identity: AgentIdentity, smoke: boolean, tasks: T[] = readLayersTasks() as unknown as T[], taskFile = 'data/tasks/layers.jsonl', conditions: AgentConditions = 'layers'): T[] {
+  const prereg = smoke ? null : registeredAgent(identity, conditions);
   const slice = prereg ? registeredIdentity(prereg).slice : null;
   if (!slice) return tasks;
   const byId = new Map(tasks.map((t) => [t.condition_id, t]));

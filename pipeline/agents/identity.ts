@@ -65,10 +65,18 @@ function sliceOf(text: string, file: string): string[] | null {
 }
 
 /** What a prereg of arm `agent` registers: its command and files (from its "- Command" and "- Files" blocks), and its slice if it has one. */
-export function registeredIdentity(prereg: Prereg): { command: string | null; files: string[]; sha256: string | null; slice: string[] | null } {
+/** Which conditions an agent's prereg registers it on: the small apps' (the default) or the real applications'. */
+export type AgentConditions = 'layers' | 'real-apps';
+/** The label of a prereg's condition set: a fenced block with `real-apps` right below it (none: the small apps' conditions). */
+export const CONDITIONS_LABEL = '- Conditions';
+
+export function registeredIdentity(prereg: Prereg): { command: string | null; files: string[]; sha256: string | null; slice: string[] | null; conditions: AgentConditions } {
   const text = fs.readFileSync(path.join(paths.root(), prereg.file), 'utf8');
   const hash = blockAfter(text, '- SHA-256');
+  const conditions = blockAfter(text, CONDITIONS_LABEL);
+  if (conditions !== null && conditions !== 'layers' && conditions !== 'real-apps') throw new GateError(`${prereg.file}: its ${CONDITIONS_LABEL} block says ${JSON.stringify(conditions)}, not layers or real-apps`);
   return {
+    conditions: (conditions ?? 'layers') as AgentConditions,
     command: blockAfter(text, '- Command'),
     files: splitFiles(blockAfter(text, '- Files') ?? '').map((f) => path.normalize(f)).sort(),
     sha256: hash && /^[0-9a-f]{64}$/.test(hash) ? hash : null, // "none" when no file is given
@@ -77,16 +85,16 @@ export function registeredIdentity(prereg: Prereg): { command: string | null; fi
 }
 
 /** The frozen prereg that registers this agent, or a GateError saying what to do. */
-export function registeredAgent(identity: AgentIdentity): Prereg {
+export function registeredAgent(identity: AgentIdentity, conditions: AgentConditions = 'layers'): Prereg {
   const candidates = readPreregs().filter((p) => p.study === 'layers' && p.arm === 'agent');
   const superseded = new Set(candidates.map((p) => p.supersedes).filter(Boolean));
   const match = candidates.filter((p) => !superseded.has(p.id)).find((p) => {
     const r = registeredIdentity(p);
-    return r.command === identity.command && JSON.stringify(r.files) === JSON.stringify(identity.files) && r.sha256 === identity.sha256;
+    return r.conditions === conditions && r.command === identity.command && JSON.stringify(r.files) === JSON.stringify(identity.files) && r.sha256 === identity.sha256;
   });
   if (!match) {
     throw new GateError(
-      `no frozen prereg/agent-*.md registers the command ${JSON.stringify(identity.command)} with AGENT_FILES ${JSON.stringify(identity.files.join(' '))} ` +
+      `no frozen prereg/agent-*.md registers, on the ${conditions === 'real-apps' ? 'real applications\' conditions' : 'small apps\' conditions'}, the command ${JSON.stringify(identity.command)} with AGENT_FILES ${JSON.stringify(identity.files.join(' '))} ` +
         `of sha256 ${identity.sha256 ?? '(no files)'}: ` +
         'copy prereg/templates/agent.md to prereg/agent-<name>.md, fill in that command and those files, make freeze, then run (a --smoke run needs no prereg)',
     );

@@ -34,7 +34,7 @@ export function agentRealAppsPlan(options: {
 }): RunPlan<LayersRealAppsTask, LayersRow, void> {
   const { identity, browser, resources } = options;
   if (browser !== 'chromium') throw new UsageError('an outside agent on the real-applications conditions runs in Chromium only: Firefox ESR takes one BiDi session at a time, and the harness needs its own to log the browser in and watch the notice (docs/score-your-agent.md)');
-  const units = agentUnits(identity, options.smoke, options.tasks ?? readRealAppsTasks(), 'data/tasks/layers-real-apps.jsonl');
+  const units = agentUnits(identity, options.smoke, options.tasks ?? readRealAppsTasks(), 'data/tasks/layers-real-apps.jsonl', 'real-apps');
   const timeoutMs = options.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   return {
     study: 'layers',
