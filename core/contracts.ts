@@ -177,7 +177,7 @@ export interface LayersFields {
   /**
    * the real application of the condition (arm real-apps; an outside agent on its conditions); absent on the small apps
    */
-  app?: ("wordpress" | "mediawiki") | string;
+  app?: (("wordpress" | "mediawiki") | string) & string;
   /**
    * real applications: the family's variant of the condition
    */
@@ -684,7 +684,7 @@ export interface CaseLabel {
 export type RealAppFamily = {
   schema: "real-app-family/1";
   family: string;
-  app: ("wordpress" | "mediawiki") | string;
+  app: (("wordpress" | "mediawiki") | string) & string;
   /**
    * the task, in one sentence
    */
