@@ -106,12 +106,15 @@ run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verificat
 	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
 
 # the five fault layers on real applications: WordPress and MediaWiki behind the fault proxy (pipeline/layers/real-apps/)
-.PHONY: tasks-real-apps run-real-apps
+.PHONY: tasks-real-apps run-real-apps run-user-app
 tasks-real-apps: setup ## generate the real-applications conditions into data/tasks/layers-real-apps.jsonl from fixtures/<app>/families/ (ARGS=--check compares)
 	@$(RSTACKBENCH) tasks-real-apps $(ARGS)
 
 run-real-apps: setup ## the real-applications arm: its conditions x 3 reference policies on WordPress and MediaWiki (started if not running) through the fault proxy; BROWSER=firefox
 	@$(RSTACKBENCH) run-real-apps --browser $(BROWSER) $(ARGS)
+
+run-user-app: setup ## your own app behind the fault proxy (docs/fault-proxy.md): APP=app.json [BROWSER=firefox] [ARGS="--only REGEX"]; smoke rows only
+	@$(RSTACKBENCH) run-user-app --app "$(APP)" --browser $(BROWSER) $(ARGS)
 
 # the planning pilot: sample ─▶ plans (any OpenAI-compatible endpoint) ─▶ make freeze ─▶ run-pilot (no model)
 .PHONY: pilot-sample pilot-plans run-pilot

@@ -34,19 +34,9 @@ export interface LayersFields {
   study?: "layers";
   arm?: "main" | "horizon" | "pilot" | "agent" | "verified" | "real-apps";
   /**
-   * the small app (cards, profile, modal), or on a real application (arm real-apps, and an outside agent on its conditions) the task family
+   * one of the shipped templates and families (the allOf rule on app says which), or a user's app's family on its smoke rows; the small app (cards, profile, modal), or on a real application (arm real-apps, and an outside agent on its conditions) the task family
    */
-  template:
-    | "cards"
-    | "profile"
-    | "modal"
-    | "wordpress-general-title"
-    | "wordpress-discussion-checkbox"
-    | "wordpress-profile-field"
-    | "wordpress-posts-trash"
-    | "wordpress-editor-publish"
-    | "wordpress-admin-email-pending"
-    | "mediawiki-edit-page";
+  template: string;
   layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
   severity: number;
   apparent_success: boolean;
@@ -187,7 +177,7 @@ export interface LayersFields {
   /**
    * the real application of the condition (arm real-apps; an outside agent on its conditions); absent on the small apps
    */
-  app?: "wordpress" | "mediawiki";
+  app?: (("wordpress" | "mediawiki") | string) & string;
   /**
    * real applications: the family's variant of the condition
    */
@@ -694,7 +684,7 @@ export interface CaseLabel {
 export type RealAppFamily = {
   schema: "real-app-family/1";
   family: string;
-  app: "wordpress" | "mediawiki";
+  app: (("wordpress" | "mediawiki") | string) & string;
   /**
    * the task, in one sentence
    */
@@ -784,6 +774,50 @@ export type RealAppFamily = {
    * @minItems 1
    */
   observed: string[];
+};
+
+// ── schemas/user-app.schema.json
+/**
+ * What the real-applications harness needs of an app the project has never seen: where it answers, how to put it back in its seeded state before each condition, the logged-in session (if any), how to read the stored value, and its task family files. Commands are argv arrays run without a shell, from the app file's folder.
+ */
+export type UserApp = {
+  schema: "user-app/1";
+  /**
+   * the app's name: its families' `app`, and the rows' `app`
+   */
+  name: string;
+  /**
+   * scheme, host and port, no path (http://127.0.0.1:8651); the app must already be running
+   */
+  origin: string;
+  /**
+   * a path that answers (any status below 500) while the app is up: the harness's health check
+   */
+  status?: string;
+  /**
+   * restores the seeded state; exit 0 when done
+   *
+   * @minItems 1
+   */
+  reset: string[];
+  session: null | {
+    /**
+     * a JSON file of cookies in Playwright's addCookies shape (name, value, domain, path, httpOnly, secure, expires, sameSite), relative to the app file
+     */
+    cookies: string;
+  };
+  /**
+   * prints the stored value on stdout (its trailing newline dropped; nothing printed: null); run with the family's postcondition query and args appended
+   *
+   * @minItems 1
+   */
+  postcondition: string[];
+  /**
+   * task family files (schemas/real-app-family.schema.json), relative to the app file; each family's app is `name`
+   *
+   * @minItems 1
+   */
+  families: string[];
 };
 
 // ── schemas/ledger-entry.schema.json

@@ -87,6 +87,17 @@ export const sectionDefs: SectionDef[] = [
     measures: [as, vts, fc],
   },
   {
+    table: 'layers_real_apps', title: 'Real applications per application, task family, reference policy and fault layer (arm real-apps; family "all" = every family the fault proxy faulted, layer "all" = every layer)',
+    note: "WordPress and MediaWiki behind the fault proxy, VTS read from each application's database at the scoring boundary. An application's own Verification case (fault source app) stands under its own family only.",
+    keyCols: ['browser', 'app', 'family', 'policy', 'layer'], select: layers('real-apps'),
+    keys: (r) => {
+      const base = { browser: r.browser.name, app: r.app ?? 'null', policy: r.policy };
+      const own = [{ ...base, family: r.template, layer: r.layer }, { ...base, family: r.template, layer: 'all' }];
+      return r.fault_source === 'app' ? own : [...own, { ...base, family: 'all', layer: r.layer }, { ...base, family: 'all', layer: 'all' }];
+    },
+    measures: [as, vts, fc],
+  },
+  {
     table: 'evidence_confusion', title: 'Evidence policies: false accepts (a false completion: accepted, truth failure) and false rejects', note: 'Arm B: the registered sample (wordpress-local) only, as in the analysis.',
     keyCols: ['arm', 'browser', 'policy'], select: inEvidenceRecord, keys: (r) => perPolicy(r, (policy) => ({ arm: r.arm, browser: r.browser.name, policy })),
     measures: [

@@ -20,6 +20,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'production-manifest', root: 'ProductionManifest', defs: { case: 'ProductionCase', predicate: 'Predicate', stringTest: 'StringTest', apiTest: 'ApiTest', statusTest: 'StatusTest' } },
   { file: 'production-labels', root: 'ProductionLabels', defs: { label: 'CaseLabel' } },
   { file: 'real-app-family', root: 'RealAppFamily' },
+  { file: 'user-app', root: 'UserApp' },
   { file: 'ledger-entry', root: 'LedgerEntry' },
   { file: 'manifest-line', root: 'ManifestLine' },
   { file: 'exclusion', root: 'Exclusion' },

@@ -272,6 +272,7 @@ const RSB = (() => {
       notes.push('clock: ms relative to the action\'s dispatch, on the runner\'s monotonic clock (the row\'s t_ms)');
       return { marks: marks.filter((m) => m.t !== null), spans, notes, lanes: ['runner', 'dom', 'app', 'network', 'server', 'policies'] };
     }
+    if (row.real_app) return realAppTimelineOf(row);
     // layers: the agent's start is 0
     marks.push({ t: 0, lane: 'agent', label: 'agent starts', kind: 'agent' });
     const m = row.moments;
@@ -303,6 +304,38 @@ const RSB = (() => {
     marks.push({ t: end, lane: 'scoring', label: `trace ends (elapsed ${end} ms)`, kind: 'boundary' });
     return { marks, spans, notes, lanes: ['page', 'agent', 'claim', 'server', 'scoring'] };
   }
+  /** What the fault proxy did with one write of the family (the row's real_app.writes[].action). */
+  function proxyDid(w) {
+    if (w.action === 'pass') return 'passed to the app';
+    if (w.action === 'answered') return w.reached_app !== null ? 'answered by the proxy with the app\'s success, held, forwarded to the app later' : 'answered by the proxy with the app\'s success, held, never forwarded (the condition ended first)';
+    if (w.action === 'dropped') return 'answered by the proxy with the app\'s success, dropped: never reaches the app';
+    return 'the proxy could not handle it (closed, never forwarded)';
+  }
+  /** A real application's trace (arm real-apps): agent, page, proxy, app and scoring on one clock, ms after the agent began. */
+  function realAppTimelineOf(row) {
+    const marks = [];
+    const spans = [];
+    const notes = [];
+    const ra = row.real_app;
+    marks.push({ t: 0, lane: 'agent', label: 'agent starts', kind: 'agent' });
+    marks.push({ t: ra.returned, lane: 'agent', label: 'agent returns', kind: 'agent' });
+    for (const t of ra.loads) marks.push({ t, lane: 'page', label: 'page load', kind: 'page' });
+    if (ra.success_shown !== null) marks.push({ t: ra.success_shown, lane: 'page', label: 'success notice shown', kind: 'page' });
+    ra.writes.forEach((w, i) => {
+      const n = i + 1;
+      marks.push({ t: w.t, lane: 'proxy', label: `write ${n}${w.status !== null ? ` (${w.status})` : ''}: ${proxyDid(w)}`, kind: w.action === 'pass' ? 'event' : 'page', write: n, action: w.action });
+      if (w.action !== 'pass' && w.reached_app !== null) spans.push({ from: w.t, to: w.reached_app, lane: 'proxy', label: `write ${n} held by the proxy` });
+      if (w.reached_app !== null) marks.push({ t: w.reached_app, lane: 'app', label: `write ${n} reaches the app`, kind: 'server', write: n });
+      if (w.app_answered !== null) marks.push({ t: w.app_answered, lane: 'app', label: `the app answers write ${n}`, kind: 'server', write: n });
+      if (w.reached_app !== null && w.app_answered !== null) spans.push({ from: w.reached_app, to: w.app_answered, lane: 'app', label: `write ${n} at the app` });
+    });
+    if (!ra.writes.length) notes.push('no write of the task family reached the proxy: the agent never committed');
+    marks.push({ t: ra.boundary_at, lane: 'scoring', label: `scoring boundary (set by ${row.boundary ?? '?'} + ${row.horizon_ms} ms)`, kind: 'boundary' });
+    marks.push({ t: ra.returned, lane: 'claim', label: `policy's done: apparent success ${row.apparent_success}${ra.success_shown !== null && ra.success_shown > ra.boundary_at ? ' (the notice showed after the boundary)' : ''}`, kind: row.apparent_success ? 'accept' : 'reject' });
+    marks.push({ t: ra.read_at, lane: 'app', label: `database read: ${JSON.stringify(row.persisted.value)} against the target ${JSON.stringify(row.target.value)} → VTS ${row.vts}`, kind: row.vts ? 'accept' : 'reject', read: true });
+    notes.push(`clock: ms after the agent began (the harness's process clock; the proxy runs in it). ${row.app ?? 'the app'} was reset to its seeded state before the trace in ${ra.reset_ms} ms; fault ${row.fault_source}${row.fault_source === 'proxy' ? ` (layer ${row.layer}, severity ${row.severity})` : ''}, variant ${row.variant}`);
+    return { marks, spans, notes, lanes: ['agent', 'page', 'proxy', 'app', 'claim', 'scoring'] };
+  }
   /** The clock's window: the whole trace, or from the action (0) to its last moment before the horizon. */
   function timelineSvg(tl, windowName = 'whole') {
     const all = [...tl.marks.map((m) => m.t), ...tl.spans.flatMap((s) => [s.from, s.to])].filter((x) => typeof x === 'number');
@@ -323,7 +356,7 @@ const RSB = (() => {
     lanes.forEach((l) => { svg += `<line x1="${left}" x2="${W - right}" y1="${y(l)}" y2="${y(l)}" stroke="#eee"/><text class="lane-label" x="4" y="${y(l) + 4}">${esc(l)}</text>`; });
     for (let i = 0; i <= 10; i++) { const t = lo + ((hi - lo) * i) / 10; svg += `<line x1="${x(t)}" x2="${x(t)}" y1="${top}" y2="${H - 24}" stroke="#f3f3f3"/><text class="tick" x="${x(t)}" y="${H - 10}" text-anchor="middle">${Math.round(t)} ms</text>`; }
     if (lo < 0) svg += `<line x1="${x(0)}" x2="${x(0)}" y1="${top}" y2="${H - 24}" stroke="#999" stroke-dasharray="3,3"/>`;
-    const labelled = new Set(['dom', 'app', 'policies', 'agent', 'page', 'claim']);
+    const labelled = new Set(['dom', 'app', 'policies', 'agent', 'page', 'claim', 'proxy']);
     let stagger = 0;
     // marks that fall on one spot of a lane share one label ("a, b: reject"), so that labels do not overprint
     const labels = new Map();
@@ -384,6 +417,11 @@ const RSB = (() => {
       html += `<h3>Moments (${tl.marks.length}, in time order)</h3><table id="moments"><thead><tr><th>t (ms)</th><th>lane</th><th>what</th></tr></thead><tbody>`;
       [...tl.marks].sort((a, b) => a.t - b.t).forEach((m) => { html += `<tr class="moment" data-t="${m.t}" data-lane="${esc(m.lane)}"><td class="num">${m.t}</td><td>${esc(m.lane)}</td><td>${esc(m.label)}</td></tr>`; });
       html += '</tbody></table>';
+      if (row.real_app) {
+        html += `<h3>Writes of the task family (${row.real_app.writes.length}) and the stored value</h3><table id="writes"><thead><tr><th>#</th><th>sent (ms)</th><th>what the proxy did</th><th>status to the browser</th><th>reached the app (ms)</th><th>the app answered (ms)</th></tr></thead><tbody>`;
+        row.real_app.writes.forEach((w, i) => { html += `<tr class="write" data-action="${esc(w.action)}"><td>${i + 1}</td><td class="num">${w.t}</td><td>${esc(proxyDid(w))}</td><td>${esc(w.status ?? '')}</td><td class="num">${w.reached_app ?? 'never'}</td><td class="num">${w.app_answered ?? '–'}</td></tr>`; });
+        html += `</tbody></table><p id="stored" class="${row.vts ? 'accept' : 'reject'}">stored at the read (${row.real_app.read_at} ms): <code>${esc(JSON.stringify(row.persisted.value))}</code>; target <code>${esc(JSON.stringify(row.target.value))}</code> (${esc(row.target.key)}) → VTS ${row.vts}</p>`;
+      }
     }
     const others = (state.byUnit.get(t.unit) || []).filter((o) => o.id !== t.id);
     html += `<h3>The same unit elsewhere (${others.length})</h3>`;
