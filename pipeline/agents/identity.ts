@@ -47,6 +47,19 @@ function blockAfter(text: string, label: string): string | null {
   return m ? m[1]!.split('\n').map((l) => l.trim()).join('\n').trim() : null;
 }
 
+/** The fenced block directly below the first line starting with `label` (blank lines between allowed); null when the next non-blank line opens no block. */
+function blockBelow(text: string, label: string): string | null {
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.trim().startsWith(label));
+  if (at < 0) return null;
+  let i = at + 1;
+  while (i < lines.length && lines[i]!.trim() === '') i++;
+  if (!lines[i]?.trim().startsWith('```')) return null;
+  const body: string[] = [];
+  for (i++; i < lines.length && !lines[i]!.trim().startsWith('```'); i++) body.push(lines[i]!.trim());
+  return body.join('\n').trim();
+}
+
 /** The label of a prereg's slice: a fenced block of condition ids right below it (none: all 288). */
 export const SLICE_LABEL = '- Slice (condition ids)';
 
@@ -73,7 +86,9 @@ export const CONDITIONS_LABEL = '- Conditions';
 export function registeredIdentity(prereg: Prereg): { command: string | null; files: string[]; sha256: string | null; slice: string[] | null; conditions: AgentConditions } {
   const text = fs.readFileSync(path.join(paths.root(), prereg.file), 'utf8');
   const hash = blockAfter(text, '- SHA-256');
-  const conditions = blockAfter(text, CONDITIONS_LABEL);
+  // only a block right below its label: the template's "- Conditions: all 288 …" is prose, and the
+  // next fenced block after it may be the slice's
+  const conditions = blockBelow(text, CONDITIONS_LABEL);
   if (conditions !== null && conditions !== 'layers' && conditions !== 'real-apps') throw new GateError(`${prereg.file}: its ${CONDITIONS_LABEL} block says ${JSON.stringify(conditions)}, not layers or real-apps`);
   return {
     conditions: (conditions ?? 'layers') as AgentConditions,
