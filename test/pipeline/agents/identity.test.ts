@@ -67,3 +67,27 @@ test('a prereg may register a slice: the conditions its run is on, in the order 
   tree.write('prereg/agent-mine.md', prereg.replace('## What the agent gets', '- Slice (condition ids): none given\n\n## What the agent gets'));
   assert.throws(unitsOf, /must be followed by a fenced block/);
 });
+
+test("a prereg's condition set is the block right below '- Conditions'; the template's prose line there names none, whatever block comes after it", (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
+  tree.write('agents/mine.py', 'print("{\\"done\\": true}")\n');
+  const id = agentIdentity({ command: 'python3 agents/mine.py', files: ['agents/mine.py'] });
+  const prereg = fromTemplate(id.command, id.files.join(' '), id.sha256!);
+  assert.match(prereg, /^- Conditions: .+/m, 'the template describes its conditions in prose');
+  // a slice below that prose line (where a prereg's design usually puts it)
+  const below = prereg.replace('## Analysis', '- Slice (condition ids):\n\n  ```\n  cards-baseline-01 modal-state-03\n  ```\n\n## Analysis');
+  tree.write('prereg/agent-mine.md', below);
+  const small = registeredIdentity(registeredAgent(id));
+  assert.equal(small.conditions, 'layers');
+  assert.deepEqual(small.slice, ['cards-baseline-01', 'modal-state-03']);
+  assert.deepEqual(agentPlan({ identity: id, browser: 'chromium', smoke: false }).units.map((u) => u.condition_id), ['cards-baseline-01', 'modal-state-03']);
+  assert.throws(() => registeredAgent(id, 'real-apps'), /no frozen prereg\/agent-\*\.md registers, on the real applications' conditions/);
+
+  // a block right below the label says which set
+  tree.write('prereg/agent-mine.md', below.replace(/^- Conditions: .+$/m, '- Conditions:\n\n  ```\n  real-apps\n  ```'));
+  assert.equal(registeredIdentity(registeredAgent(id, 'real-apps')).conditions, 'real-apps');
+  assert.throws(() => registeredAgent(id), /no frozen prereg/, 'registered on the real applications only');
+  tree.write('prereg/agent-mine.md', below.replace(/^- Conditions: .+$/m, '- Conditions:\n\n  ```\n  everything\n  ```'));
+  assert.throws(() => registeredAgent(id), /its - Conditions block says "everything", not layers or real-apps/);
+});
