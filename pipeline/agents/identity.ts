@@ -47,11 +47,14 @@ function blockAfter(text: string, label: string): string | null {
   return m ? m[1]!.split('\n').map((l) => l.trim()).join('\n').trim() : null;
 }
 
-/** The fenced block directly below the first line starting with `label` (blank lines between allowed); null when the next non-blank line opens no block. */
-function blockBelow(text: string, label: string): string | null {
+/**
+ * The fenced block directly below the first line starting with `label` (blank lines between allowed):
+ * its lines trimmed; null when the next non-blank line opens no block; undefined when no line has the label.
+ */
+function blockBelow(text: string, label: string): string | null | undefined {
   const lines = text.split('\n');
   const at = lines.findIndex((l) => l.trim().startsWith(label));
-  if (at < 0) return null;
+  if (at < 0) return undefined;
   let i = at + 1;
   while (i < lines.length && lines[i]!.trim() === '') i++;
   if (!lines[i]?.trim().startsWith('```')) return null;
@@ -65,30 +68,26 @@ export const SLICE_LABEL = '- Slice (condition ids)';
 
 /** The condition ids of the fenced block that directly follows the line starting with SLICE_LABEL; null without one. */
 function sliceOf(text: string, file: string): string[] | null {
-  const lines = text.split('\n');
-  const at = lines.findIndex((l) => l.trim().startsWith(SLICE_LABEL));
-  if (at < 0) return null;
-  let i = at + 1;
-  while (i < lines.length && lines[i]!.trim() === '') i++;
-  if (!lines[i]?.trim().startsWith('```')) throw new UsageError(`${file}: "${SLICE_LABEL}" must be followed by a fenced block of condition ids`);
-  const ids: string[] = [];
-  for (i++; i < lines.length && !lines[i]!.trim().startsWith('```'); i++) ids.push(...lines[i]!.split(/\s+/).filter(Boolean));
+  const block = blockBelow(text, SLICE_LABEL);
+  if (block === undefined) return null;
+  if (block === null) throw new UsageError(`${file}: "${SLICE_LABEL}" must be followed by a fenced block of condition ids`);
+  const ids = block.split(/\s+/).filter(Boolean);
   if (!ids.length) throw new UsageError(`${file}: the slice names no condition`);
   return ids;
 }
 
-/** What a prereg of arm `agent` registers: its command and files (from its "- Command" and "- Files" blocks), and its slice if it has one. */
 /** Which conditions an agent's prereg registers it on: the small apps' (the default) or the real applications'. */
 export type AgentConditions = 'layers' | 'real-apps';
 /** The label of a prereg's condition set: a fenced block with `real-apps` right below it (none: the small apps' conditions). */
 export const CONDITIONS_LABEL = '- Conditions';
 
+/** What a prereg of arm `agent` registers: its command and files (from its "- Command" and "- Files" blocks), its slice if it has one, and its condition set. */
 export function registeredIdentity(prereg: Prereg): { command: string | null; files: string[]; sha256: string | null; slice: string[] | null; conditions: AgentConditions } {
   const text = fs.readFileSync(path.join(paths.root(), prereg.file), 'utf8');
   const hash = blockAfter(text, '- SHA-256');
   // only a block right below its label: the template's "- Conditions: all 288 …" is prose, and the
   // next fenced block after it may be the slice's
-  const conditions = blockBelow(text, CONDITIONS_LABEL);
+  const conditions = blockBelow(text, CONDITIONS_LABEL) ?? null;
   if (conditions !== null && conditions !== 'layers' && conditions !== 'real-apps') throw new GateError(`${prereg.file}: its ${CONDITIONS_LABEL} block says ${JSON.stringify(conditions)}, not layers or real-apps`);
   return {
     conditions: (conditions ?? 'layers') as AgentConditions,

@@ -14,6 +14,15 @@ const fromTemplate = (command: string, files: string, hash: string) =>
     .replace(/<!--[\s\S]*?-->\n/, '')
     .replaceAll('{{NAME}}', 'mine').replaceAll('{{COMMAND}}', command).replaceAll('{{FILES}}', files).replaceAll('{{SHA256}}', hash);
 
+/** A throw-away tree with the conditions, one agent file, its identity and the template filled in for it (not written). */
+function mineInTree(t: { after: (fn: () => void) => void }) {
+  const tree = makeTree({ tasks: true });
+  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
+  tree.write('agents/mine.py', 'print("{\\"done\\": true}")\n');
+  const id = agentIdentity({ command: 'python3 agents/mine.py', files: ['agents/mine.py'] });
+  return { tree, id, prereg: fromTemplate(id.command, id.files.join(' '), id.sha256!) };
+}
+
 test('the template, filled in, registers exactly that command, those files and their bytes', (t) => {
   const tree = makeTree();
   t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
@@ -43,11 +52,7 @@ test('bad input names the flag', () => {
 });
 
 test('a prereg may register a slice: the conditions its run is on, in the order it names them', (t) => {
-  const tree = makeTree({ tasks: true });
-  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
-  tree.write('agents/mine.py', 'print("{\\"done\\": true}")\n');
-  const id = agentIdentity({ command: 'python3 agents/mine.py', files: ['agents/mine.py'] });
-  const prereg = fromTemplate(id.command, id.files.join(' '), id.sha256!);
+  const { tree, id, prereg } = mineInTree(t);
   const slice = (block: string) => prereg.replace('## What the agent gets', `- ${'Slice (condition ids)'}, drawn by a seed:\n\n  \`\`\`\n${block}\n  \`\`\`\n\n## What the agent gets`);
   const unitsOf = () => agentPlan({ identity: id, browser: 'chromium', smoke: false }).units.map((u) => u.condition_id);
 
@@ -69,11 +74,7 @@ test('a prereg may register a slice: the conditions its run is on, in the order 
 });
 
 test("a prereg's condition set is the block right below '- Conditions'; the template's prose line there names none, whatever block comes after it", (t) => {
-  const tree = makeTree({ tasks: true });
-  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
-  tree.write('agents/mine.py', 'print("{\\"done\\": true}")\n');
-  const id = agentIdentity({ command: 'python3 agents/mine.py', files: ['agents/mine.py'] });
-  const prereg = fromTemplate(id.command, id.files.join(' '), id.sha256!);
+  const { tree, id, prereg } = mineInTree(t);
   assert.match(prereg, /^- Conditions: .+/m, 'the template describes its conditions in prose');
   // a slice below that prose line (where a prereg's design usually puts it)
   const below = prereg.replace('## Analysis', '- Slice (condition ids):\n\n  ```\n  cards-baseline-01 modal-state-03\n  ```\n\n## Analysis');
