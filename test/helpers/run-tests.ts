@@ -31,8 +31,13 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 }
 const files = positionals.length ? positionals : testFiles('test');
 const stream = run({ files, concurrency });
+// the failed tests, named again as the very last lines: a log cut to its tail (CI keeps only the end)
+// still says which test failed and in which file
+const failed: string[] = [];
 stream.on('test:fail', (event) => {
-  if (!event.todo) process.exitCode = 1;
+  if (event.todo) return;
+  process.exitCode = 1;
+  failed.push(`${(event.file ?? '?').replace(process.cwd() + '/', '')}: ${event.name}`);
 });
 // each file's time (its top-level tests' durations summed), the slowest printed after the summary, so
 // a run's log says where make test's minutes go
@@ -48,4 +53,5 @@ out.pipe(process.stdout, { end: false });
 out.on('end', () => {
   const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 25);
   process.stdout.write(`\nslowest files (their tests' time, s):\n${slowest.map(([f, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)}  ${f.replace(process.cwd() + '/', '')}`).join('\n')}\n`);
+  if (failed.length) process.stdout.write(`\nfailed (${failed.length}):\n${failed.map((f) => `  ${f}`).join('\n')}\n`);
 });
