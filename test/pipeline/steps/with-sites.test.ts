@@ -65,10 +65,10 @@ test('interrupted mid-command (SIGTERM): the command ends, the site started for 
   assert.equal(fs.existsSync(site.wpConfig), false);
 });
 
-test('the set-up make test runs is this command, with both sites, the examples and the type check beside them, then the turns and the runner', async () => {
+test('the set-up make test runs is this command, with both sites, the examples, Slurm and the type check beside them, then the turns and the runner', async () => {
   const makefile = fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8');
-  assert.match(makefile, /^test: .*\n\t@\$\(RSTACKBENCH\) with-sites --examples --sites wordpress,wordpress-editor --beside "\$\(TYPECHECK\)" -- \$\(TSX\) --import "\$\(CURDIR\)\/test\/helpers\/take-turn\.mjs" test\/helpers\/run-tests\.ts --concurrency \$\(TEST_CONCURRENCY\)$/m);
+  assert.match(makefile, /^test: .*\n\t@\$\(RSTACKBENCH\) with-sites --examples --slurm --sites wordpress,wordpress-editor --beside "\$\(TYPECHECK\)" -- \$\(TSX\) --import "\$\(CURDIR\)\/test\/helpers\/take-turn\.mjs" test\/helpers\/run-tests\.ts --concurrency \$\(TEST_CONCURRENCY\)$/m);
   const plan = await run('make', ['-n', '--no-print-directory', 'test'], { cwd: codeRoot });
   const turns = path.join(codeRoot, 'test/helpers/take-turn.mjs').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  assert.match(plan.stdout, new RegExp(`bin/rstackbench with-sites --examples --sites wordpress,wordpress-editor --beside "npx tsc -p \\." -- node --import tsx --import "${turns}" test/helpers/run-tests\\.ts --concurrency 2$`, 'm'));
+  assert.match(plan.stdout, new RegExp(`bin/rstackbench with-sites --examples --slurm --sites wordpress,wordpress-editor --beside "npx tsc -p \\." -- node --import tsx --import "${turns}" test/helpers/run-tests\\.ts --concurrency 2$`, 'm'));
 });
