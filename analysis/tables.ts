@@ -149,7 +149,7 @@ export const tables: TableDef[] = [
     keys: ['browser', 'agent', 'agent_sha256', 'app', 'layer'],
     counts: ['n', 'claimed_n', 'as_n', 'vts_n', 'fc_n', 'error_n', 'wrote_n'],
     measures: ['median_latency_ms'],
-    rates: [{ name: 'claimed', k: 'claimed_n', n: 'n' }, { name: 'vts', k: 'vts_n', n: 'n' }, { name: 'fc', k: 'fc_n', n: 'n' }],
+    rates: [{ name: 'claimed', k: 'claimed_n', n: 'n' }, ...asVtsFc()],
   }),
   sqlTable({
     name: 'layers_verified',

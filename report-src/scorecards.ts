@@ -76,8 +76,18 @@ export const sectionDefs: SectionDef[] = [
   },
   {
     table: 'agent_by_layer', title: 'Outside agents per fault layer (arm agent; layer "all" = every layer)', note: 'False completion of an agent: it claimed done and the server did not persist the target.',
-    keyCols: ['browser', 'agent', 'agent_sha256', 'layer'], select: layers('agent'),
+    keyCols: ['browser', 'agent', 'agent_sha256', 'layer'], select: (r) => layers('agent')(r) && r.app === undefined,
     keys: (r) => [{ browser: r.browser.name, agent: r.agent?.name, agent_sha256: r.agent?.sha256 ?? 'null', layer: r.layer }, { browser: r.browser.name, agent: r.agent?.name, agent_sha256: r.agent?.sha256 ?? 'null', layer: 'all' }],
+    measures: [claimed, as, vts, fc],
+  },
+  {
+    table: 'agent_real_apps', title: 'Outside agents on the real applications per application and fault layer (arm agent on the real-applications conditions; app "all" = both, layer "all" = every layer)',
+    note: 'The agent contract on WordPress and MediaWiki behind the fault proxy; VTS read from the application\'s database at the scoring boundary.',
+    keyCols: ['browser', 'agent', 'agent_sha256', 'app', 'layer'], select: (r) => layers('agent')(r) && r.app !== undefined,
+    keys: (r) => {
+      const base = { browser: r.browser.name, agent: r.agent?.name, agent_sha256: r.agent?.sha256 ?? 'null' };
+      return [{ ...base, app: r.app, layer: r.layer }, { ...base, app: r.app, layer: 'all' }, { ...base, app: 'all', layer: r.layer }, { ...base, app: 'all', layer: 'all' }];
+    },
     measures: [claimed, as, vts, fc],
   },
   {

@@ -154,3 +154,39 @@ test("a dropped write's trace says it never reached the app", async () => {
   assert.ok(moments.some((m) => /^scoring: scoring boundary \(set by page \+ 500 ms\)/.test(m)));
   assert.deepEqual(problems, []);
 });
+
+test("an outside agent on the real applications has a scorecard of its own; the small apps' agent scorecard does not count it", async () => {
+  // an agent's row on a real-applications condition: claimed done, nothing written, so a false completion
+  const agentRow = {
+    ...common, arm: 'agent', run_id: 'layers-agent-some-agent-real-apps-chromium-1', condition_id: 'wordpress-general-title-action-2-01',
+    policy: 'some-agent', agent: { name: 'some-agent', command: 'some-agent --go', sha256: 'c'.repeat(64) }, claim: { done: true, message: 'done' },
+    template: 'wordpress-general-title', app: 'wordpress', layer: 'action', severity: 2, variant: 'v1', fault_source: 'proxy', elapsed_ms: 2000,
+    apparent_success: false, vts: false, false_completion: true, actions: 1, retries: null, boundary: 'return',
+    persisted: { key: 'siteTitle()', value: 'RStackBench Seed' }, target: { key: 'siteTitle()', value: 'Harbour Watch' },
+    real_app: { reset_ms: 30, writes: [], success_shown: null, boundary_at: 2500, read_at: 2501, loads: [], returned: 2000 },
+  };
+  tree.write('data/raw/layers/agent/layers-agent-some-agent-real-apps-chromium-1.jsonl', JSON.stringify(agentRow) + '\n');
+  const agentTable = [['wordpress', 'action'], ['wordpress', 'all'], ['all', 'action'], ['all', 'all']].map(([app, layer]) => ({
+    browser: 'chromium', agent: 'some-agent', agent_sha256: 'c'.repeat(64), app, layer, n: 1, claimed_n: 1, as_n: 0, vts_n: 0, fc_n: 1, error_n: 0, wrote_n: 0,
+    median_latency_ms: 2000, ...rate(1, 1, 'claimed'), ...rate(0, 1, 'as'), ...rate(0, 1, 'vts'), ...rate(1, 1, 'fc'),
+  }));
+  tree.write('analysis/out/agent_real_apps.json', JSON.stringify({ table: 'agent_real_apps', title: 'agent_real_apps', rows: agentTable }));
+  const agentOut = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-report-real-agent-'));
+  try {
+    // agent_by_layer (the small apps' conditions) has no rows: the report builds, so its recount left the row out
+    await buildReport({ outDir: agentOut });
+    await page.goto(pathToFileURL(path.join(agentOut, 'index.html')).href);
+    await page.waitForSelector('section[data-section="agent_real_apps"]');
+    const rows = await page.$$eval('section[data-section="agent_real_apps"] tbody tr', (trs) => trs.map((tr) => ({
+      key: Array.from(tr.querySelectorAll('td:not([data-measure])')).map((td) => td.textContent).join(' '),
+      cells: Array.from(tr.querySelectorAll('td[data-measure]')).map((td) => `${(td as HTMLElement).dataset.measure}=${(td as HTMLElement).dataset.k}/${(td as HTMLElement).dataset.n}`),
+    })));
+    assert.equal(rows.length, 4);
+    assert.ok(rows.some((r) => r.key.startsWith('chromium some-agent') && r.key.endsWith('wordpress action')), JSON.stringify(rows));
+    for (const r of rows) assert.deepEqual(r.cells, ['claimed=1/1', 'as=0/1', 'vts=0/1', 'fc=1/1']);
+    assert.match((await page.textContent('section[data-section="agent_by_layer"]'))!, /No registered rows yet/);
+    assert.deepEqual(problems, []);
+  } finally {
+    fs.rmSync(agentOut, { recursive: true, force: true });
+  }
+});
