@@ -8,7 +8,8 @@ of the `layers` apps by their wording, as a person reading them would, and nothi
 
   1. find the record: the first heading or label whose text *contains* the name the goal gives
      (not an exact match: a decoy whose name starts with the target's comes first); while none
-     is on the page yet, wait (noop), at most WAIT_LOOKS times, then report it infeasible;
+     is on the page yet, or it is but not yet its controls (a page still building it), wait
+     (noop), at most WAIT_LOOKS looks in all, then report it infeasible;
   2. set the requested values in that record's controls, then activate its commit control
      (Save change, Save profile; Delete then Confirm delete);
   3. after each activation, read that record's status line: a success text ("Saved",
@@ -128,7 +129,10 @@ class ScriptedAgent(Agent):
             for role, act in fields(inside):
                 control = next((n for n in inside if n.role == role and n.bid), None)
                 if control is None:
-                    return "report_infeasible('the record has no field to set')"
+                    # its heading shows, its controls not yet, or not yet with BrowserGym's ids (drawn after
+                    # BrowserGym marked the page and before it read the tree): look again, as for a record not shown yet
+                    self.plan = None
+                    return self._wait("the record has no field to set")
                 self.plan.append(act(control.bid))
         if self.plan:
             return self.plan.pop(0)
@@ -148,7 +152,7 @@ class ScriptedAgent(Agent):
             return self._wait("the record is not on the page") if not self.commits else "report_infeasible('the record could not be deleted')"
         button = next((n for n in nodes[at + 1 :] if n.role == "button" and n.name == "Delete" and n.bid), None)
         if button is None:
-            return "report_infeasible('the record has no Delete button')"
+            return self._wait("the record has no Delete button")
         return f"click({button.bid!r})"
 
     # ── shared ──────────────────────────────────────────────────────────────────────────────

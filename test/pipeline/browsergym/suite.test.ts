@@ -11,7 +11,7 @@
 //   line is all it checks (Verification's first saves are answered "saved" and not committed); it
 //   claims with its next action, and BrowserGym waits pre_observation_delay (0.5 s) after every
 //   action before it validates, so the claim comes at least 1 s after the save (State commits at
-//   most 700 ms after it); it waits for a record that is not shown yet (Access).
+//   most 700 ms after it); it waits for a record, or its controls, not shown yet (Access).
 //
 // Needs the suite's venv (make test makes it: rstackbench with-sites --examples; make browsergym
 // alone). Without it the test fails, naming the install.
