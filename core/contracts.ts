@@ -1592,6 +1592,71 @@ export interface FaultWriteRule {
  */
 export type FaultValue = number | string;
 
+// ── schemas/fault-transport.schema.json
+export type FaultTransport = {
+  schema: "fault-transport/1";
+  $comment?: string;
+  faults: {
+    [k: string]: TransportFault;
+  };
+};
+
+export interface TransportFault {
+  does: string;
+  /**
+   * page: a document the spec's pages name; write: the spec's write; asset: a script or stylesheet of the app's origin (counted per URL, so that the order in which a page asks for its assets never changes which one fires)
+   */
+  match: "page" | "write" | "asset";
+  /**
+   * severity 1, 2, 3
+   *
+   * @minItems 3
+   * @maxItems 3
+   */
+  severities: TransportSeverity[];
+  why: string;
+}
+
+/**
+ * WAREX's firing rules, on the count of matching requests since the condition was loaded (from 1): kth, the k-th only; first, the first k; every, each k-th (k, 2k, ...)
+ */
+export interface TransportFire {
+  rule: "kth" | "first" | "every";
+  k: number;
+}
+
+export interface TransportSeverity {
+  fire: TransportFire;
+  effect: TransportEffectSpec;
+}
+
+/**
+ * answer: the proxy answers after delay_ms with one of the statuses (drawn from the condition's seed when there are several) and an error page; the request never reaches the app. delay: held delay_ms, then passed to the app. lose: passed to the app, whose answer is then lost: reset, the browser's connection is reset; timeout, held hold_ms and the connection closed with nothing sent. popup: a pop-up over the document, whose big button leads to the spec's start of the app (its origin's /) instead of the task
+ */
+export interface TransportEffectSpec {
+  answer?: {
+    /**
+     * @minItems 1
+     */
+    statuses: number[];
+    delay_ms: number;
+  };
+  delay?: {
+    delay_ms: number;
+  };
+  lose?: {
+    how: "reset" | "timeout";
+    /**
+     * reset: 0; timeout: how long the connection stays open with nothing sent
+     */
+    hold_ms: number;
+  };
+  popup?: {
+    title: string;
+    button: string;
+  };
+}
+
 // ── schemas/proxy-event.schema.json
 export type ProxyEvent = {
   /**
@@ -1609,9 +1674,19 @@ export type ProxyEvent = {
    */
   status: number | null;
   /**
-   * pass: sent to the app unchanged; inject: sent to the app, the page fault injected into its document; answered: the write answered by the proxy, forwarded later (state); dropped: the write answered by the proxy and never forwarded (verification); forwarded-late: a held write sent to the app now; cancelled: a held write that reset() cancelled, never sent; blocked: a request to a host the proxy does not forward to, closed; error: the proxy failed to do what the condition says (the request was closed, never forwarded)
+   * pass: sent to the app unchanged; inject: sent to the app, the page fault injected into its document; answered: the write answered by the proxy, forwarded later (state); dropped: the write answered by the proxy and never forwarded (verification); forwarded-late: a held write sent to the app now; cancelled: a held write that reset() cancelled, never sent; blocked: a request to a host the proxy does not forward to, closed; error: the proxy failed to do what the condition says (the request was closed, never forwarded); failed: a transport fault answered the request with an error status (after its delay), never forwarded; lost: sent to the app, which answered, and that answer never reached the browser (a transport fault reset the connection, or held it open and closed it with nothing sent)
    */
-  action: "pass" | "inject" | "answered" | "dropped" | "forwarded-late" | "cancelled" | "blocked" | "error";
+  action:
+    | "pass"
+    | "inject"
+    | "answered"
+    | "dropped"
+    | "forwarded-late"
+    | "cancelled"
+    | "blocked"
+    | "error"
+    | "failed"
+    | "lost";
   /**
    * whether the request is the spec's write
    */
@@ -1636,6 +1711,22 @@ export type ProxyEvent = {
    * how the request failed: the browser went away, or the app did not answer
    */
   error?: string;
+  /**
+   * lost: the status the app answered, which the browser never got
+   */
+  appStatus?: number;
+  /**
+   * lost: when the app's answer reached the proxy (the harness's clock)
+   */
+  appAnsweredAt?: number;
+  /**
+   * the transport fault that fired on this request: its name, the count of matching requests it fired at (per URL for assets), and what it did
+   */
+  transport?: {
+    fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
+    n: number;
+    effect: "answer" | "delay" | "lose" | "popup";
+  };
 };
 
 // ── schemas/slurm-submission.schema.json

@@ -35,6 +35,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'reproduce-redo', root: 'RedoSummary', defs: { arm: 'RedoArm', flip: 'RedoFlip', load: 'LoadAverages' } },
   { file: 'fault-spec', root: 'FaultSpec', defs: { redirect: 'FaultSuccessRedirect', reply: 'FaultSuccessReply', jsonEcho: 'FaultSuccessJsonEcho', fieldPatterns: 'FaultFieldPatterns', headers: 'FaultHeaders', cookies: 'FaultCookies' } },
   { file: 'fault-layers', root: 'FaultLayers', defs: { layer: 'FaultLayer', parameter: 'FaultParameter', rule: 'FaultRule', pageRule: 'FaultPageRule', writeRule: 'FaultWriteRule', value: 'FaultValue' } },
+  { file: 'fault-transport', root: 'FaultTransport', defs: { fault: 'TransportFault', fire: 'TransportFire', severity: 'TransportSeverity', effect: 'TransportEffectSpec' } },
   { file: 'proxy-event', root: 'ProxyEvent' },
   { file: 'slurm-submission', root: 'SlurmSubmission', defs: { submission: 'SlurmArraySubmission' } },
   { file: 'slurm-task', root: 'SlurmTaskNote' },
