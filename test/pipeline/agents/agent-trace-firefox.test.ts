@@ -15,7 +15,16 @@ import { processAgent } from '../../../pipeline/agents/process-agent.ts';
 import { runAgentTrace } from '../../../pipeline/agents/agent-trace.ts';
 
 const tasks = generateLayersTasks();
-const byId = (id: string) => tasks.find((t) => t.condition_id === id)!;
+/**
+ * A State condition whose commit comes long after the save: the claim is false whatever the
+ * machine's speed. With the generated 700 ms an agent slowed down between its save and its return
+ * (a loaded CI machine) would return after the commit, and the test would measure the machine.
+ */
+const lateState = (() => {
+  const task = tasks.find((t) => t.condition_id === 'cards-state-03')!;
+  return { ...task, condition_id: 'cards-state-03-late', faults: { ...task.faults, commit_delay_ms: 120_000 } };
+})();
+const byId = (id: string) => (id === lateState.condition_id ? lateState : tasks.find((t) => t.condition_id === id)!);
 const scripts = path.join(import.meta.dirname, 'scripts');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-agent-firefox-'));
 const scoring = { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const;
@@ -46,17 +55,19 @@ test('Firefox: claiming done at once, touching nothing, is VTS false and a false
 });
 
 test('Firefox: an agent that clicks through over its own BiDi session scores VTS and AS true; on a State condition AS true and VTS false', async () => {
-  const baseline = await run('cards-baseline-01', 'bidi-clicks-through.ts');
+  // a generous bound on the agent (tsx's start and a BiDi session on a loaded machine): a limit, not a measure
+  const baseline = await run('cards-baseline-01', 'bidi-clicks-through.ts', 120_000);
   assert.equal(baseline.error, null, `${baseline.error}\n${stderrOf('bidi-clicks-through.ts')}`);
   assert.deepEqual(baseline.claim, { done: true });
   assert.equal(baseline.actions, 2, 'the actions it reports');
   assert.equal(baseline.vts, true, `the server holds ${JSON.stringify(baseline.persisted.value)}`);
   assert.equal(baseline.apparent_success, true, 'the observer extension reported the Saved indication');
   assert.equal(baseline.false_completion, false);
-  const state = await run('cards-state-03', 'bidi-clicks-through.ts');
+  const state = await run(lateState.condition_id, 'bidi-clicks-through.ts', 120_000);
+  assert.equal(state.error, null, `${state.error}\n${stderrOf('bidi-clicks-through.ts')}`);
   assert.deepEqual(state.claim, { done: true });
   assert.equal(state.apparent_success, true, 'the page said Saved');
-  assert.equal(state.vts, false, 'the server commits 700 ms after the save');
+  assert.equal(state.vts, false, 'the server commits 120 s after the save');
   assert.equal(state.false_completion, true);
 });
 
