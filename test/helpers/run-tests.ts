@@ -31,13 +31,17 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
 }
 const files = positionals.length ? positionals : testFiles('test');
 const stream = run({ files, concurrency });
-// the failed tests, named again as the very last lines: a log cut to its tail (CI keeps only the end)
-// still says which test failed and in which file
+// the failed tests, named again as the very last lines with the start of their error: a log cut to its
+// tail (CI keeps only the end) still says which test failed, in which file, and why
 const failed: string[] = [];
 stream.on('test:fail', (event) => {
   if (event.todo) return;
   process.exitCode = 1;
-  failed.push(`${(event.file ?? '?').replace(process.cwd() + '/', '')}: ${event.name}`);
+  // with the first lines of why (an assertion's message), for a parent whose subtests failed only its name
+  const error = event.details.error as (Error & { cause?: unknown; failureType?: string }) | undefined;
+  const cause = error?.cause instanceof Error ? error.cause : error;
+  const why = error?.failureType === 'subtestsFailed' || !cause ? '' : `\n      ${String(cause.message ?? cause).split('\n').filter((l) => l.trim()).slice(0, 4).join('\n      ').slice(0, 600)}`;
+  failed.push(`${(event.file ?? '?').replace(process.cwd() + '/', '')}: ${event.name}${why}`);
 });
 // each file's time (its top-level tests' durations summed), the slowest printed after the summary, so
 // a run's log says where make test's minutes go
