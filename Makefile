@@ -113,6 +113,14 @@ tasks-real-apps: setup ## generate the real-applications conditions into data/ta
 run-real-apps: setup ## the real-applications arm: its conditions x 3 reference policies on WordPress and MediaWiki (started if not running) through the fault proxy; BROWSER=firefox
 	@$(RSTACKBENCH) run-real-apps --browser $(BROWSER) $(ARGS)
 
+# transport faults and compound conditions on the fault proxy (pipeline/layers/transport/, issue 37)
+.PHONY: tasks-transport run-transport
+tasks-transport: setup ## generate the transport arm's conditions into data/tasks/layers-transport.jsonl (ARGS=--check compares)
+	@$(RSTACKBENCH) tasks-transport $(ARGS)
+
+run-transport: setup ## the transport arm: its conditions x 3 reference policies on WordPress and MediaWiki through the fault proxy (transport faults, compound pairs, their controls); BROWSER=firefox
+	@$(RSTACKBENCH) run-transport --browser $(BROWSER) $(ARGS)
+
 run-user-app: setup ## your own app behind the fault proxy (docs/fault-proxy.md): APP=app.json [BROWSER=firefox] [ARGS="--only REGEX"]; smoke rows only
 	@$(RSTACKBENCH) run-user-app --app "$(APP)" --browser $(BROWSER) $(ARGS)
 

@@ -32,7 +32,7 @@ export interface TraceHeader {
  */
 export interface LayersFields {
   study?: "layers";
-  arm?: "main" | "horizon" | "pilot" | "agent" | "verified" | "real-apps";
+  arm?: "main" | "horizon" | "pilot" | "agent" | "verified" | "real-apps" | "transport";
   /**
    * one of the shipped templates and families (the allOf rule on app says which), or a user's app's family on its smoke rows; the small app (cards, profile, modal), or on a real application (arm real-apps, and an outside agent on its conditions) the task family
    */
@@ -195,11 +195,11 @@ export interface LayersFields {
      */
     reset_ms: number;
     /**
-     * each request the proxy took for the family's write, in order: when the proxy received it, what it did (pass: sent on; answered: answered by the proxy, sent later; dropped: answered by the proxy, never sent; error: closed), the status the browser got, and when the write reached the application and when the application answered it (null when it never did)
+     * each request the proxy took for the family's write, in order: when the proxy received it, what it did (pass: sent on; answered: answered by the proxy, sent later; dropped: answered by the proxy, never sent; error: closed; failed: a transport fault answered it with an error, never sent; lost: sent on, and the application's answer never reached the browser), the status the browser got, and when the write reached the application and when the application answered it (null when it never did)
      */
     writes: {
       t: number;
-      action: "pass" | "answered" | "dropped" | "error";
+      action: "pass" | "answered" | "dropped" | "error" | "failed" | "lost";
       status: number | null;
       reached_app: number | null;
       app_answered: number | null;
@@ -221,7 +221,38 @@ export interface LayersFields {
      * each document's load event in the agent's tab
      */
     loads: number[];
+    /**
+     * arm transport: each request the condition's transport fault fired at, in order: when the proxy received it, what it was (page, write, asset), the count of such requests it fired at, what it did
+     */
+    transport?: {
+      t: number;
+      match: "page" | "write" | "asset";
+      n: number;
+      effect: "answer" | "delay" | "lose" | "popup";
+    }[];
   };
+  /**
+   * arm transport: the condition's transport fault (fixtures/proxy/transport.json) and its severity, on top of its layer (or layers)
+   */
+  transport?: {
+    fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
+    severity: number;
+  };
+  /**
+   * arm transport: a compound condition's second layer and its severity, on top of the first (layer, severity)
+   */
+  also?: {
+    layer: "access" | "perception" | "action" | "state" | "verification";
+    severity: number;
+  };
+  /**
+   * arm transport: how many times the store's target changed between the condition's start and the read at the boundary, counted by the store itself (the small apps' commit log, MediaWiki's revisions, WordPress's change log); more than one is a write made more than once; null where the store keeps no count
+   */
+  store_writes?: number | null;
+  /**
+   * arm transport: the policy or agent ended without claiming done (a reference policy: no success shown by the boundary; an agent or a verified policy: no claim of done) while the postcondition held (VTS): done, and reported as not done
+   */
+  false_abandonment?: boolean;
 }
 
 /**
@@ -343,7 +374,10 @@ export interface Entity {
 export type LayersRealAppsTask = {
   schema: "task/1";
   study: "layers";
-  arm: "real-apps";
+  /**
+   * real-apps: the five layers one at a time (data/tasks/layers-real-apps.jsonl); transport: transport faults and compound conditions (data/tasks/layers-transport.jsonl)
+   */
+  arm: "real-apps" | "transport";
   condition_id: string;
   app: "wordpress" | "mediawiki";
   family: string;
@@ -399,6 +433,27 @@ export type LayersRealAppsTask = {
   target: {
     key: string;
     value: string;
+  };
+  /**
+   * arm transport: the transport fault (fixtures/proxy/transport.json) on top of the layer
+   */
+  transport?: {
+    fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
+    severity: number;
+  };
+  /**
+   * arm transport: a compound condition's second layer, made by the proxy on top of the first
+   */
+  also?: {
+    layer: "access" | "perception" | "action" | "state" | "verification";
+    severity: number;
+  };
+  /**
+   * arm transport: the app's count of changes to the target (its method and arguments), read when the condition starts and at the boundary: store_writes is the difference
+   */
+  changes?: {
+    query: string;
+    args: (string | number)[];
   };
 };
 
@@ -748,6 +803,16 @@ export type RealAppFamily = {
     sql: string;
   };
   /**
+   * the app's own count of changes to the target (arm transport: read when a condition starts and at its boundary, the difference is the row's store_writes); absent: the store keeps no count
+   */
+  changes?: {
+    /**
+     * the app's count function (changeCount: WordPress's change log; revisionCount: MediaWiki's revisions)
+     */
+    query: string;
+    args: (string | number)[];
+  };
+  /**
    * @minItems 1
    */
   variants: {
@@ -866,6 +931,7 @@ export type PreregFrontMatter = {
     | "agent"
     | "verified"
     | "real-apps"
+    | "transport"
     | "controlled"
     | "arm-a"
     | "arm-b"
@@ -918,6 +984,7 @@ export type RunLogLine = {
     | "agent"
     | "verified"
     | "real-apps"
+    | "transport"
     | "controlled"
     | "arm-a"
     | "arm-b"
@@ -1720,10 +1787,11 @@ export type ProxyEvent = {
    */
   appAnsweredAt?: number;
   /**
-   * the transport fault that fired on this request: its name, the count of matching requests it fired at (per URL for assets), and what it did
+   * the transport fault that fired on this request: its name, what it matches (page, write, asset), the count of matching requests it fired at (per URL for assets), and what it did
    */
   transport?: {
     fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
+    match: "page" | "write" | "asset";
     n: number;
     effect: "answer" | "delay" | "lose" | "popup";
   };

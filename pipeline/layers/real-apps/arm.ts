@@ -55,7 +55,7 @@ export function realAppsUnits(tasks: LayersRealAppsTask[] = readRealAppsTasks())
   return tasks.flatMap((task) => realAppPolicies.map((p) => ({ task, policy: p.name })));
 }
 
-export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[] }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
+export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[]; arm?: 'real-apps' | 'transport' }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
   const { browser, resources } = options;
   const byName = new Map(realAppPolicies.map((p) => [p.name, p]));
   const launch = async () => {
@@ -64,7 +64,7 @@ export function realAppsPlan(options: { browser: BrowserName; resources: ReturnT
   };
   return {
     study: 'layers',
-    arm: 'real-apps',
+    arm: options.arm ?? 'real-apps',
     browser,
     units: options.units ?? realAppsUnits(),
     conditionOf: (u) => u.task.condition_id,

@@ -44,7 +44,7 @@ const now = () => performance.now();
 /** One write of the family as the proxy handled it, on this process's clock. */
 export interface WriteRecord {
   t: number;
-  action: 'pass' | 'answered' | 'dropped' | 'error';
+  action: 'pass' | 'answered' | 'dropped' | 'error' | 'failed' | 'lost';
   status: number | null;
   /** when the answer left for the browser */
   answered: number | null;
@@ -55,9 +55,12 @@ export interface WriteRecord {
 /** The family's writes from the proxy's log: a held write's later forwarding folded into the write it holds. */
 export function writesOf(log: readonly ProxyEvent[]): WriteRecord[] {
   const late = new Map(log.filter((e) => e.action === 'forwarded-late' && e.of !== undefined).map((e) => [e.of!, e]));
-  return log.filter((e) => e.write && (e.action === 'pass' || e.action === 'answered' || e.action === 'dropped' || e.action === 'error')).map((e) => {
+  const kinds = new Set(['pass', 'answered', 'dropped', 'error', 'failed', 'lost']);
+  return log.filter((e) => e.write && kinds.has(e.action)).map((e) => {
     const forwarded = late.get(e.id);
     const passed = e.action === 'pass';
+    // lost: it reached the app, which answered; the browser got nothing
+    if (e.action === 'lost') return { t: e.t, action: 'lost', status: null, answered: null, reachedApp: e.t, appAnswered: e.appAnsweredAt ?? null };
     return {
       t: e.t,
       action: e.action as WriteRecord['action'],
@@ -168,11 +171,16 @@ async function openStart(stage: RealAppStage, task: LayersRealAppsTask, report: 
     const page = (own ? undefined : context.pages()[0]) ?? (await context.newPage());
     await page.goto(stage.app.origin + task.start_path, { waitUntil: 'load' });
     // an app that renders in the browser (the block editor) is ready once its controls exist:
-    // attached, not visible, since the Access fault may be hiding the target
+    // attached, not visible, since the Access fault may be hiding the target. A start page that a
+    // transport fault answered with an error (the document, or a script it needs) is the agent's
+    // to deal with: it is not waited for
+    const faultedStart = stage.proxy.log.some((e) => e.transport?.effect === 'answer');
     const spec = task.spec as { target: { selector: string } };
-    await page.locator(spec.target.selector).first().waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS });
     const input = task.input as { selector: string } | null;
-    if (input) await page.locator(input.selector).first().waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS });
+    if (!faultedStart) {
+      await page.locator(spec.target.selector).first().waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS });
+      if (input) await page.locator(input.selector).first().waitFor({ state: 'attached', timeout: READY_TIMEOUT_MS });
+    }
     // Playwright's selector engine is installed on a page's first query: before the agent begins
     await page.locator('body').isVisible();
     return { context, page, startUrl: page.url(), own };
@@ -180,6 +188,16 @@ async function openStart(stage: RealAppStage, task: LayersRealAppsTask, report: 
     if (own) await context.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The app's count of changes to the condition's target now (arm transport), or null when the condition names none. */
+async function readChanges(app: RealApp, task: LayersRealAppsTask): Promise<number | null> {
+  if (!task.changes) return null;
+  const fn = (app as unknown as Record<string, unknown>)[task.changes.query];
+  if (typeof fn !== 'function') throw new RStackError(`${task.condition_id}: the ${app.name} app has no change count ${task.changes.query}`, { exitCode: 2 });
+  const n = Number(await (fn as (...args: unknown[]) => Promise<unknown>).apply(app, task.changes.args));
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${task.changes.query}(${task.changes.args.join(', ')}) gave ${n}, not a count`);
+  return n;
 }
 
 /** The condition's postcondition from the app's database now, as the string it is compared as. */
@@ -203,8 +221,18 @@ export async function runRealAppTrace(options: {
     throw new InfrastructureError(`${task.condition_id}: ${stage.app.name} could not be reset to its seeded state: ${firstLine(cause)}`, { cause });
   }
   const resetMs = now() - resetStarted;
+  let changesAtStart: number | null;
+  try {
+    changesAtStart = await readChanges(stage.app, task);
+  } catch (cause) {
+    throw new InfrastructureError(`${task.condition_id}: the change count could not be read: ${firstLine(cause)}`, { cause });
+  }
   const proxied = task.fault_source === 'proxy';
-  stage.proxy.load({ spec: task.spec as unknown as FaultSpec, layer: proxied ? task.layer : 'baseline', severity: proxied ? (task.severity as 1 | 2 | 3) : 0, seed: `${task.seed}:${task.condition_id}` });
+  stage.proxy.load({
+    spec: task.spec as unknown as FaultSpec, layer: proxied ? task.layer : 'baseline', severity: proxied ? (task.severity as 1 | 2 | 3) : 0, seed: `${task.seed}:${task.condition_id}`,
+    ...(task.also ? { also: { layer: task.also.layer, severity: task.also.severity as 1 | 2 | 3 } } : {}),
+    ...(task.transport ? { transport: { fault: task.transport.fault, severity: task.transport.severity as 1 | 2 | 3 } } : {}),
+  });
   let successShownAt: number | null = null;
   const loads: number[] = [];
   let opened: Awaited<ReturnType<typeof openStart>> | undefined;
@@ -230,17 +258,22 @@ export async function runRealAppTrace(options: {
     const boundary = await settledBoundary(moments, () => stage.proxy.log);
     const readAt = now();
     let persistedValue: string | null;
+    let changesAtRead: number | null;
     try {
       persistedValue = await readStored(stage.app, task);
+      changesAtRead = await readChanges(stage.app, task);
     } catch (cause) {
       throw new InfrastructureError(`${task.condition_id}: the postcondition query failed: ${firstLine(cause)}`, { cause });
     }
+    const fired = stage.proxy.log.filter((e) => e.transport).map((e) => ({ t: e.t, match: e.transport!.match, n: e.transport!.n, effect: e.transport!.effect }));
     // let a notice stamped before the boundary arrive
     await sleep(boundary.at + REPORT_GRACE_MS - now());
     if (options.phases) options.phases.imposedMs = now() - t0;
     const m = moments();
     const apparentSuccess = m.successShownAt !== null && m.successShownAt <= boundary.at;
     const vts = persistedValue === task.target.value;
+    // a policy claims done when the page showed success or it read the stored state back; an agent, by its claim
+    const claimedDone = result.claim ? result.claim.done === true : apparentSuccess || result.moments?.confirmedAt != null;
     const rel = (x: number) => Math.round((x - t0) * 1000) / 1000;
     const relOrNull = (x: number | null) => (x === null ? null : rel(x));
     return {
@@ -263,6 +296,12 @@ export async function runRealAppTrace(options: {
       timing_margin_ms: null,
       timing_sensitive: timingSensitive(m, boundary, readAt),
       boundary: boundary.setBy,
+      ...(task.arm === 'transport' ? {
+        ...(task.transport ? { transport: { ...task.transport } } : {}),
+        ...(task.also ? { also: { ...task.also } } : {}),
+        store_writes: changesAtStart === null || changesAtRead === null ? null : changesAtRead - changesAtStart,
+        false_abandonment: !claimedDone && vts,
+      } : {}),
       real_app: {
         reset_ms: round1(resetMs),
         writes: m.writes.map((w) => ({ t: rel(w.t), action: w.action, status: w.status, reached_app: relOrNull(w.reachedApp), app_answered: relOrNull(w.appAnswered) })),
@@ -271,6 +310,7 @@ export async function runRealAppTrace(options: {
         read_at: rel(readAt),
         loads: m.loads.filter((t) => t >= t0).map(rel),
         returned: rel(tEnd),
+        ...(task.arm === 'transport' ? { transport: fired.map((f) => ({ ...f, t: rel(f.t) })) } : {}),
       },
       error: result.error,
       result,
