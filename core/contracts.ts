@@ -246,6 +246,10 @@ export interface LayersFields {
     severity: number;
   };
   /**
+   * arm transport: the condition id of this condition's control (the same condition without its transport fault), which the paired tables match it with; absent on a control and on a compound of two layers
+   */
+  control?: string;
+  /**
    * arm transport: how many times the store's target changed between the condition's start and the read at the boundary, counted by the store itself (the small apps' commit log, MediaWiki's revisions, WordPress's change log); more than one is a write made more than once; null where the store keeps no count
    */
   store_writes?: number | null;
@@ -338,6 +342,9 @@ export interface Verdict {
 export type LayersTask = {
   schema: "task/1";
   study: "layers";
+  /**
+   * <template>-<layer>-NN; the transport arm's <template>-transport-… and <template>-compound-…
+   */
   condition_id: string;
   template: "cards" | "profile" | "modal";
   layer: "baseline" | "access" | "perception" | "action" | "state" | "verification";
@@ -355,6 +362,28 @@ export type LayersTask = {
     swallow_clicks: number;
     commit_delay_ms: number;
     saves_required: number;
+  };
+  /**
+   * a condition of the transport arm (data/tasks/layers-transport-small.jsonl): the app's own layer (or two, their faults together) and the fault proxy's transport fault on top; absent on the main arm's conditions
+   */
+  arm?: "transport";
+  /**
+   * arm transport: the transport fault (fixtures/proxy/transport.json) on top of the app's own layer
+   */
+  transport?: {
+    fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
+    severity: number;
+  };
+  /**
+   * arm transport: the condition id of this condition's control, the same condition without its transport fault (the tables pair them); absent on a control, and on a compound of two layers
+   */
+  control?: string;
+  /**
+   * arm transport: a compound condition's second layer, whose fault the app's server makes beside the first's (faults holds both)
+   */
+  also?: {
+    layer: "access" | "perception" | "action" | "state" | "verification";
+    severity: number;
   };
 };
 
@@ -378,6 +407,9 @@ export type LayersRealAppsTask = {
    * real-apps: the five layers one at a time (data/tasks/layers-real-apps.jsonl); transport: transport faults and compound conditions (data/tasks/layers-transport.jsonl)
    */
   arm: "real-apps" | "transport";
+  /**
+   *  (arm real-apps: <family>-<layer>-<severity>-NN; arm transport: <family>-transport-…, -compound-…, -control-…)
+   */
   condition_id: string;
   app: "wordpress" | "mediawiki";
   family: string;
@@ -455,6 +487,10 @@ export type LayersRealAppsTask = {
     query: string;
     args: (string | number)[];
   };
+  /**
+   * arm transport: the condition id of this condition's control, the same variant and layers without the transport fault (the tables pair them); absent on a control, and on a compound of two layers
+   */
+  control?: string;
 };
 
 // ── schemas/evidence-task.schema.json

@@ -92,6 +92,8 @@ export async function runLayersTrace(options: {
   flagRule?: FlagRule;
   /** where the bench reads how long the trace's own protocol took (agent begins → boundary + grace) */
   phases?: UnitPhases;
+  /** the transport arm: the row carries store_writes, the store's count of the target's commits by the boundary */
+  countWrites?: boolean;
 }): Promise<LayersOutcome & { result: AgentResult }> {
   const { browser, server, task, agent, scoring } = options;
   const app = layersApps[task.template](task);
@@ -167,6 +169,7 @@ export async function runLayersTrace(options: {
       timing_sensitive: speed ? speed.timingSensitive : judged.timingSensitive,
       boundary: boundary.setBy,
       ...(timeline && speed ? { flag_rule: 'speed' as const, speed_witness: speed.witness, moments: momentsOf(timeline) } : {}),
+      ...(options.countWrites ? { store_writes: app.store.targetCommits().filter((c) => c.t <= boundary.at).length } : {}),
       error: result.error,
       result,
     };

@@ -299,6 +299,7 @@ export async function runRealAppTrace(options: {
       ...(task.arm === 'transport' ? {
         ...(task.transport ? { transport: { ...task.transport } } : {}),
         ...(task.also ? { also: { ...task.also } } : {}),
+        ...(task.control ? { control: task.control } : {}),
         store_writes: changesAtStart === null || changesAtRead === null ? null : changesAtRead - changesAtStart,
         false_abandonment: !claimedDone && vts,
       } : {}),

@@ -1,14 +1,13 @@
 // The transport arm's conditions on the real applications, seeded: data/tasks/layers-transport.jsonl.
 //
-//   each family the proxy faults (real-apps/families.ts), for each transport fault × severity 1-3:
-//       the condition (its layer baseline, the fault on top)                          15
-//       its control: the same variant, the same layer, no transport fault             15
-//   each designed compound pair (design.ts):
-//       the condition (two layers, or a layer and a transport fault)                   5
-//       its control, for a pair with a transport fault: the layer alone                 3
-//                                                                              = 38 per family
+//   each family the proxy faults (real-apps/families.ts):
+//       each transport fault × severity 1-3 on its baseline, the variant drawn         15
+//       the control of each variant drawn: that variant's baseline, no fault       1 to 3
+//       each designed compound pair (design.ts), the variant drawn                      5
+//       the control of a pair with a transport fault: its layer alone, that variant     3
 //
-// The variant of each condition and its control is drawn from (seed, family, what the condition
+// A faulted condition names its control (the tables pair them); conditions that would be the same
+// control are one. The variant of each condition is drawn from (seed, family, what the condition
 // is), so no condition depends on how many came before it; a condition carries its family's facts
 // for its variant (the fault spec, the input, the notice, the postcondition, the change count), so
 // the frozen file holds what it is. The same seed and family files give a byte-identical file.
@@ -19,10 +18,11 @@ import { compoundPairs, transportFaults, transportSeverities } from './design.ts
 
 export const TRANSPORT_SEED = 'rstackbench-layers-transport-v1';
 
-type Part = Pick<LayersRealAppsTask, 'layer' | 'severity'> & { also?: LayersRealAppsTask['also']; transport?: LayersRealAppsTask['transport'] };
+type Part = Pick<LayersRealAppsTask, 'layer' | 'severity'> & Partial<Pick<LayersRealAppsTask, 'also' | 'transport' | 'control'>>;
 
-function condition(seed: string, family: Family, id: string, drawKey: string, part: Part): LayersRealAppsTask {
-  const variant = rng(seed, family.id, drawKey).pick(family.data.variants.map((v) => v.id));
+const drawVariant = (seed: string, family: Family, key: string) => rng(seed, family.id, key).pick(family.data.variants.map((v) => v.id));
+
+function condition(seed: string, family: Family, id: string, variant: string, part: Part): LayersRealAppsTask {
   const c = variantOf(family, variant);
   const faulted = part.layer !== 'baseline' || part.also !== undefined || part.transport !== undefined;
   return {
@@ -38,6 +38,7 @@ function condition(seed: string, family: Family, id: string, drawKey: string, pa
     severity: part.severity,
     ...(part.also ? { also: part.also } : {}),
     ...(part.transport ? { transport: part.transport } : {}),
+    ...(part.control ? { control: part.control } : {}),
     fault_source: faulted ? 'proxy' : 'none',
     seed,
     instruction: c.instruction,
@@ -55,22 +56,26 @@ export function generateTransportTasks(seed = TRANSPORT_SEED, families = readFam
   const out: LayersRealAppsTask[] = [];
   for (const family of families) {
     if (family.appFault) continue; // a case the application ships with: no layer the proxy makes
+    const controls = new Map<string, LayersRealAppsTask>();
+    const controlFor = (id: string, part: Part, variant: string) => {
+      const c = condition(seed, family, id, variant, part);
+      if (!controls.has(c.condition_id)) controls.set(c.condition_id, c);
+      return c.condition_id;
+    };
     for (const fault of transportFaults) {
       for (const severity of transportSeverities) {
-        const key = `transport ${fault} ${severity}`;
-        out.push(condition(seed, family, `transport-${fault}-${severity}`, key, { layer: 'baseline', severity: 0, transport: { fault, severity } }));
-        out.push(condition(seed, family, `transport-${fault}-${severity}-control`, key, { layer: 'baseline', severity: 0 }));
+        const variant = drawVariant(seed, family, `transport ${fault} ${severity}`);
+        const control = controlFor(`control-baseline-${variant}`, { layer: 'baseline', severity: 0 }, variant);
+        out.push(condition(seed, family, `transport-${fault}-${severity}`, variant, { layer: 'baseline', severity: 0, transport: { fault, severity }, control }));
       }
     }
     for (const pair of compoundPairs) {
-      const key = `compound ${pair.id}`;
+      const variant = drawVariant(seed, family, `compound ${pair.id}`);
       const id = `compound-${pair.id.replace('+', '-')}`;
-      out.push(condition(seed, family, id, key, { layer: pair.layer, severity: pair.severity, ...(pair.also ? { also: pair.also } : {}), ...(pair.transport ? { transport: pair.transport } : {}) }));
-      if (pair.transport) out.push(condition(seed, family, `${id}-control`, key, { layer: pair.layer, severity: pair.severity }));
+      const control = pair.transport ? controlFor(`control-${pair.layer}-${pair.severity}-${variant}`, { layer: pair.layer, severity: pair.severity }, variant) : undefined;
+      out.push(condition(seed, family, id, variant, { layer: pair.layer, severity: pair.severity, ...(pair.also ? { also: pair.also } : {}), ...(pair.transport ? { transport: pair.transport } : {}), ...(control ? { control } : {}) }));
     }
+    out.push(...controls.values());
   }
   return out;
 }
-
-/** The control of a condition: the same variant and layers without the transport fault (the tables pair them by id). */
-export const controlId = (conditionId: string) => `${conditionId}-control`;
