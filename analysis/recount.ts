@@ -29,9 +29,9 @@ const count = <T>(items: T[], pred: (item: T) => boolean) => items.reduce((s, x)
 /**
  * FC = AS and not VTS (prereg/layers.md; the pilot's prereg keeps it for its plans, whose claim is
  * recorded beside it); for an outside agent's row (arm agent) and a policy wrapped by the verifier
- * (arm verified, prereg/layers-verified.md): claimed done and not VTS.
+ * (arm verified, prereg/layers-verified.md; and in arm transport): claimed done and not VTS.
  */
-const claimRule = (r: LayersRow) => r.arm === 'agent' || r.arm === 'verified';
+const claimRule = (r: LayersRow) => r.arm === 'agent' || r.arm === 'verified' || (r.arm === 'transport' && r.claim !== undefined);
 const fc = (r: LayersRow) => (claimRule(r) ? r.claim?.done === true : r.apparent_success) && !r.vts;
 
 function outcomeCounts(rows: LayersRow[]) {
@@ -294,6 +294,33 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       real_n: r.n, real_as_n: r.as_n, real_vts_n: r.vts_n, real_fc_n: r.fc_n,
     }];
   });
+
+  // the transport arm: per kind of app, condition, transport severity and policy; false abandonment by
+  // its definition (not ended done, VTS), writes made more than once by the store's count
+  const transport = layers.filter((r) => r.arm === 'transport');
+  const appsOf = (r: LayersRow) => (r.app === undefined ? 'small' : 'real');
+  const conditionOf = (r: LayersRow) => (r.transport === undefined && r.also === undefined ? `control ${r.layer}` : r.also !== undefined ? `${r.layer}+${r.also.layer}` : r.layer !== 'baseline' ? `${r.layer}+${r.transport!.fault}` : r.transport!.fault);
+  out.layers_transport = groupBy(transport, (r) => [r.browser.name, appsOf(r), conditionOf(r), r.transport?.severity ?? 0, r.policy]).map(({ key: [browser, apps, condition, severity, policy], items }) => ({
+    browser, apps, condition, severity, policy,
+    ...outcomeCounts(items),
+    fa_n: count(items, (r) => r.ended_done === false && r.vts),
+    twice_n: count(items, (r) => (r.store_writes ?? 0) > 1),
+    timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
+    error_n: count(items, (r) => typeof r.error === 'string'),
+  }));
+  const byCondition = new Map(transport.map((r) => [JSON.stringify([r.browser.name, r.policy, r.condition_id]), r]));
+  const controlPairs = transport.filter((r) => r.transport !== undefined && r.control !== undefined).flatMap((f) => {
+    const c = byCondition.get(JSON.stringify([f.browser.name, f.policy, f.control]));
+    return c ? [[c, f] as const] : [];
+  });
+  out.layers_transport_paired = [
+    ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), String(f.transport!.severity), f.policy]),
+    ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), 'all', f.policy]),
+    ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), 'all', 'all']),
+  ].map(({ key: [browser, apps, condition, severity, policy], items }) => ({
+    browser, apps, condition, severity, policy,
+    ...pairCounts(items.map(([c, f]) => ({ a: c.vts, b: f.vts }))),
+  }));
 
   // outside agents on the real applications: per application (and both, 'all') and layer
   const realAgents = layers.filter((r) => r.arm === 'agent' && r.app !== undefined);

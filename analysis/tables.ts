@@ -184,6 +184,20 @@ export const tables: TableDef[] = [
     ],
   }),
   sqlTable({
+    name: 'layers_transport',
+    title: 'Transport faults and compound conditions behind the fault proxy (arm transport): per kind of app, condition, transport severity and policy; FA: false abandonment (done, ended as not done); twice: the store counted more than one write to the target',
+    keys: ['browser', 'apps', 'condition', 'severity', 'policy'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n', 'fa_n', 'twice_n', 'timing_sensitive_n', 'error_n'],
+    rates: [...asVtsFc(), { name: 'fa', k: 'fa_n', n: 'n' }, { name: 'twice', k: 'twice_n', n: 'n' }],
+  }),
+  sqlTable({
+    name: 'layers_transport_paired',
+    title: 'Transport faults against their controls (arm transport): VTS of each condition with a transport fault beside its control\'s (the same condition without it), same browser and policy; a = the control, b = the faulted condition',
+    keys: ['browser', 'apps', 'condition', 'severity', 'policy'],
+    counts: ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'],
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
     name: 'evidence_confusion',
     title: 'Evidence policies: false accepts among failures and false rejects among successes',
     keys: ['arm', 'browser', 'policy'],

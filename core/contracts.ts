@@ -254,7 +254,11 @@ export interface LayersFields {
    */
   store_writes?: number | null;
   /**
-   * arm transport: the policy or agent ended without claiming done (a reference policy: no success shown by the boundary; an agent or a verified policy: no claim of done) while the postcondition held (VTS): done, and reported as not done
+   * arm transport: the policy or agent ended taking the task as done: a reference policy had seen the success notice or read the stored state back; a verified policy or an agent claimed done
+   */
+  ended_done?: boolean;
+  /**
+   * arm transport: not ended_done while the postcondition held (VTS): the work was done and the policy or agent ended taking it as not done
    */
   false_abandonment?: boolean;
 }

@@ -77,6 +77,13 @@ export interface ContractTerms {
   navigates?: boolean;
   /** a selector whose text is recorded at ui-observed (it never decides anything) */
   ui?: string;
+  /**
+   * whether the action's write may be sent again while it is not known to have happened (retry.ts):
+   * true for a write whose second copy changes nothing (set a field to a value); false (the default)
+   * for one whose copies add up (an order, a payment, a comment, a message). A retry checks the
+   * store first either way; when the store cannot be read, only a repeatable write is sent again.
+   */
+  repeatable?: boolean;
 }
 
 /** A contract with its action: what `verify` runs. */
@@ -124,6 +131,7 @@ export function validateContract(c: unknown, withAction = true): asserts c is Ac
   if (!isObject(c)) throw new ContractError('(contract)', 'must be an object');
   if (typeof c.id !== 'string' || c.id.trim() === '') throw new ContractError('id', 'must be a non-empty string naming the action');
   if (withAction) checkFn('action', c.action);
+  if (c.repeatable !== undefined && typeof c.repeatable !== 'boolean') throw new ContractError('repeatable', 'must be true or false');
   if (c.request !== 'none') {
     if (!isObject(c.request)) throw new ContractError('request', "must be { method, path } or { method, url }, or 'none'");
     const r = c.request;

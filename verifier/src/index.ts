@@ -2,6 +2,7 @@
 // action only on evidence of it. The public surface, re-exported from one role per file.
 export { attach, type Verifier, type VerifyResult } from './verify.ts';
 export { replay } from './replay.ts';
+export { verifyWithRetry, storeRead, type RetryOptions, type RetryResult, type StoreCheck } from './retry.ts';
 export {
   validateContract, ContractError, transportOf, hopMatcher, describeFamily, inSet,
   type ActionContract, type ContractTerms, type RequestFamily, type StatusSet, type TransportSemantics,

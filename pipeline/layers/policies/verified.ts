@@ -14,7 +14,7 @@
 // while none closed.
 import { isDeepStrictEqual } from 'node:util';
 import type { Locator } from 'playwright-core';
-import { attach, type ActionContract, type EvidenceRecord } from '../../../verifier/src/index.ts';
+import { attach, verifyWithRetry, type ActionContract, type EvidenceRecord } from '../../../verifier/src/index.ts';
 import type { Entity, Template } from '../../../core/layers.ts';
 import { requirePage, type Agent } from '../../agents/contract.ts';
 import type { LayersTask } from '../../../core/layers.ts';
@@ -66,8 +66,8 @@ async function verifySave(ctx: PolicyContext, scope: Locator): Promise<EvidenceR
 
 export interface VerifiedPolicy {
   name: string;
-  /** the records of its saves, in order; the task is done when the last one closed */
-  run(ctx: PolicyContext): Promise<EvidenceRecord[]>;
+  /** the records of its saves, in order; the task is done when the last one closed (or as it says, with how) */
+  run(ctx: PolicyContext): Promise<EvidenceRecord[] | { records: EvidenceRecord[]; done: boolean; how: string }>;
 }
 
 export const verifiedSelectorOnly: VerifiedPolicy = {
@@ -102,6 +102,36 @@ export const verifiedSemanticRecovery: VerifiedPolicy = {
 
 export const verifiedPolicies: Record<string, VerifiedPolicy> = Object.fromEntries([verifiedSelectorOnly, verifiedSemanticRecovery].map((p) => [p.name, p]));
 
+/** Whether each app's save may be sent again while not known to have happened: setting a value may; a deletion may not. */
+export const repeatableSaves: Record<Template, boolean> = { cards: true, profile: true, modal: false };
+
+/**
+ * Semantic recovery with the verifier's retry pattern (verifier/src/retry.ts, issue 37): after a save
+ * that did not close, it reads the store (the contract's read-back) before it acts again, and stops
+ * when the store already holds the value, so that a save whose answer was lost is not made twice.
+ * Not in verifiedPolicies: that table is the registered verified arm's (prereg/layers-verified.md).
+ */
+export const verifiedCheckedRetry: VerifiedPolicy = {
+  name: 'verified-checked-retry',
+  async run(ctx) {
+    const scope = ctx.ui.targetScope(ctx.page, ctx.task.target);
+    if (!(await ctx.actor.visibleWithin(scope, limits.targetWaitMs))) return [];
+    await ctx.ui.prepare(ctx.actor, scope, ctx.task.target);
+    const verifier = attach(ctx.page);
+    try {
+      const result = await verifyWithRetry(verifier, ctx.page, { ...saveContract(ctx, scope), repeatable: repeatableSaves[ctx.task.template] }, { attempts: verifiedLimits.maxAttempts });
+      ctx.actor.retries += result.records.length - 1;
+      if (result.state === 'closed') ctx.actor.confirmed();
+      return { records: result.records, done: result.state === 'closed', how: result.ended };
+    } finally {
+      verifier.detach();
+    }
+  },
+};
+
+/** The verified policies of the transport arm: the registered two and the one with the retry pattern. */
+export const transportVerifiedPolicies: Record<string, VerifiedPolicy> = { ...verifiedPolicies, [verifiedCheckedRetry.name]: verifiedCheckedRetry };
+
 /** A verified policy as an agent: its claim is done exactly when its last save closed as a success. */
 export function verifiedAgent(policy: VerifiedPolicy, task: LayersTask): Agent {
   const view = policyView(task);
@@ -112,10 +142,12 @@ export function verifiedAgent(policy: VerifiedPolicy, task: LayersTask): Agent {
       const actor = new Actor(page);
       const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone, moments: actor.moments });
       try {
-        const records = await policy.run({ page, task: view, ui: uis[view.template], actor });
+        const ran = await policy.run({ page, task: view, ui: uis[view.template], actor });
+        const records = Array.isArray(ran) ? ran : ran.records;
         const last = records.at(-1);
-        const done = last?.state === 'closed';
-        const message = last ? `${records.length} save(s); last ${last.state}${last.reason ? `: ${last.reason}` : ''}` : 'no save: the control was not there';
+        const done = Array.isArray(ran) ? last?.state === 'closed' : ran.done;
+        const how = Array.isArray(ran) ? '' : `; ${ran.how}`;
+        const message = last ? `${records.length} save(s); last ${last.state}${last.reason ? `: ${last.reason}` : ''}${how}` : 'no save: the control was not there';
         return { claim: { done, message }, error: null, ...counted() };
       } catch (e) {
         return { claim: null, error: firstLine(e), ...counted() };

@@ -301,6 +301,7 @@ export async function runRealAppTrace(options: {
         ...(task.also ? { also: { ...task.also } } : {}),
         ...(task.control ? { control: task.control } : {}),
         store_writes: changesAtStart === null || changesAtRead === null ? null : changesAtRead - changesAtStart,
+        ended_done: claimedDone,
         false_abandonment: !claimedDone && vts,
       } : {}),
       real_app: {

@@ -1,13 +1,17 @@
 // The transport arm (issue 37) on the run skeleton (pipeline/kernel/run.ts): what `make run-transport`
-// runs. Transport faults and compound conditions on WordPress and MediaWiki, made by the fault proxy
-// from each family's spec (fixtures/proxy/transport.json, design.ts), scored by each application's
-// database, with the store's own count of changes to the target and false abandonment beside AS,
-// VTS and FC. The trace is the real-applications arm's (real-apps/condition.ts), unchanged; so are
-// its three reference policies, its proxy and its applications (real-apps/arm.ts).
+// runs. Transport faults and compound conditions (fixtures/proxy/transport.json, design.ts) on
+// the two real applications and the three small apps, each behind the fault proxy, scored by each
+// app's own store, with the store's count of writes to the target and false abandonment beside AS,
+// VTS and FC. Each kind of app keeps its own trace, unchanged: the real applications'
+// (real-apps/condition.ts, its three reference policies), the small apps' main trace on a browser
+// through the proxy (small-apps.ts: the three reference policies, the two verified ones and semantic recovery with the verifier's retry pattern).
 //
-//   data/tasks/layers-transport.jsonl ─▶ units (condition × reference policy) ─▶ both apps up ─▶
-//   one fault proxy ─▶ the browser through it ─▶ per unit: real-apps/condition.ts ─▶
-//   data/raw/layers/transport/<run>.jsonl
+//   data/tasks/layers-transport.jsonl        (real applications) ─┐
+//   data/tasks/layers-transport-small.jsonl  (small apps)        ─┴─▶ units (condition × policy)
+//   ─▶ one fault proxy, the browser through it; both real applications up when a unit needs them,
+//   a fixture server per worker ─▶ per unit: its trace ─▶ data/raw/layers/transport/<run>.jsonl
+//
+// One condition at a time: each real application has one database, which a condition resets and reads.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../../../core/cli.ts';
@@ -15,15 +19,24 @@ import { RStackError, UsageError } from '../../../core/errors.ts';
 import { log } from '../../../core/log.ts';
 import { paths, rel } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
-import type { LayersRealAppsTask, LayersRow } from '../../../core/contracts.ts';
+import type { LayersRealAppsTask, LayersRow, LayersTask } from '../../../core/contracts.ts';
+import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
 import { readPreregs } from '../../kernel/prereg.ts';
-import { runArm } from '../../kernel/run.ts';
+import { runArm, type RunPlan } from '../../kernel/run.ts';
 import { runFlags } from '../../kernel/run-flags.ts';
-import { parseBrowserName } from '../../browser/launch.ts';
-import { realAppsOptions, realAppsPlan, realAppsResources, type RealAppsUnit } from '../real-apps/arm.ts';
+import { launchBrowser, parseBrowserName, type BrowserName } from '../../browser/launch.ts';
+import { BROWSER_BATCH } from '../arms.ts';
+import { INFRASTRUCTURE_RETRIES, realAppsOptions, realAppsResources } from '../real-apps/arm.ts';
 import { realAppPolicies } from '../real-apps/policies.ts';
+import { realAppPolicyAgent } from '../real-apps/agent.ts';
+import { runRealAppTrace } from '../real-apps/condition.ts';
+import { layersPolicies, referencePolicies } from '../policies/index.ts';
+import { policyAgent } from '../policies/agent.ts';
+import { transportVerifiedPolicies, verifiedAgent } from '../policies/verified.ts';
+import { runSmallTransportTrace } from './small-apps.ts';
 
 export const transportTaskFile = () => path.join(paths.tasks(), 'layers-transport.jsonl');
+export const smallTransportTaskFile = () => path.join(paths.tasks(), 'layers-transport-small.jsonl');
 
 /** The frozen conditions of the arm, each validated against schemas/layers-real-apps-task.schema.json. */
 export function readTransportTasks(file = transportTaskFile()): LayersRealAppsTask[] {
@@ -34,8 +47,73 @@ export function readTransportTasks(file = transportTaskFile()): LayersRealAppsTa
   return tasks;
 }
 
-export function transportUnits(tasks: LayersRealAppsTask[] = readTransportTasks()): RealAppsUnit[] {
-  return tasks.flatMap((task) => realAppPolicies.map((p) => ({ task, policy: p.name })));
+/** The frozen small-app conditions of the arm, each validated against schemas/layers-task.schema.json. */
+export function readSmallTransportTasks(file = smallTransportTaskFile()): LayersTask[] {
+  if (!fs.existsSync(file)) throw new RStackError(`${rel(file)} is missing: make tasks-transport, then make freeze`, { exitCode: 2 });
+  const tasks = readJsonl<LayersTask>(file, { schema: 'layers-task' });
+  const other = tasks.find((t) => t.arm !== 'transport');
+  if (other) throw new RStackError(`${rel(file)}: ${other.condition_id} is not a condition of the transport arm`, { exitCode: 2 });
+  return tasks;
+}
+
+/** The small apps' policies in the arm: the three reference policies, the two the verifier wraps, and semantic recovery with the verifier's retry pattern. */
+export const smallAppPolicies = [...referencePolicies.map((p) => p.name), ...Object.keys(transportVerifiedPolicies)];
+
+export type TransportUnit = { kind: 'real'; task: LayersRealAppsTask; policy: string } | { kind: 'small'; task: LayersTask; policy: string };
+
+export const transportUnitKey = (row: { condition_id: string; policy: string }) => `${row.condition_id}|${row.policy}`;
+
+export function transportUnits(real: LayersRealAppsTask[] = readTransportTasks(), small: LayersTask[] = readSmallTransportTasks()): TransportUnit[] {
+  return [
+    ...small.flatMap((task) => smallAppPolicies.map((policy) => ({ kind: 'small' as const, task, policy }))),
+    ...real.flatMap((task) => realAppPolicies.map((p) => ({ kind: 'real' as const, task, policy: p.name }))),
+  ];
+}
+
+interface TransportWorker { server: FixtureServer; launched: import('playwright-core').Browser; own: import('playwright-core').Browser | null }
+
+export function transportPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: TransportUnit[] }): RunPlan<TransportUnit, LayersRow, TransportWorker> {
+  const { browser, resources } = options;
+  const realByName = new Map(realAppPolicies.map((p) => [p.name, p]));
+  const launch = async () => {
+    const { proxy } = await resources.get();
+    return launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } });
+  };
+  return {
+    study: 'layers',
+    arm: 'transport',
+    browser,
+    units: options.units ?? transportUnits(),
+    conditionOf: (u) => u.task.condition_id,
+    unitKey: (u) => transportUnitKey({ condition_id: u.task.condition_id, policy: u.policy }),
+    rowKey: transportUnitKey,
+    browserBatch: BROWSER_BATCH,
+    retries: INFRASTRUCTURE_RETRIES,
+    launch,
+    worker: {
+      setup: async (launched) => ({ server: await startFixtureServer(), launched: launched.browser, own: null }),
+      teardown: async (w) => { w.server.close(); await w.own?.close().catch(() => undefined); },
+    },
+    runUnit: async (u, ctx) => {
+      // a browser that went away under a unit (a crash, a signal) is replaced before the unit is tried again
+      if (!ctx.worker.launched.isConnected()) {
+        await ctx.worker.own?.close().catch(() => undefined);
+        ctx.worker.own = ctx.worker.launched = (await launch()).browser;
+      }
+      if (u.kind === 'real') {
+        const { apps, proxy } = await resources.get();
+        const app = apps[u.task.app];
+        const agent = realAppPolicyAgent(realByName.get(u.policy)!, u.task, app.origin);
+        const { result: _result, ...outcome } = await runRealAppTrace({ stage: { browser: ctx.worker.launched, proxy, app }, task: u.task, agent, phases: ctx.phases });
+        return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
+      }
+      const { proxy } = await resources.get();
+      const verified = transportVerifiedPolicies[u.policy];
+      const agent = verified ? verifiedAgent(verified, u.task) : policyAgent(layersPolicies[u.policy]!, u.task);
+      const { result: _result, proxyLog: _log, ...outcome } = await runSmallTransportTrace({ browser: ctx.worker.launched, proxy, server: ctx.worker.server, task: u.task, agent, phases: ctx.phases });
+      return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
+    },
+  };
 }
 
 /** The end screen: per fault (or pair) and policy, n, AS, VTS, FC, false abandonment and writes the store counted more than once. */
@@ -54,7 +132,7 @@ export function transportSummary(rows: readonly LayersRow[]): string {
 
 export const transportCommand: Command<typeof realAppsOptions> = {
   name: 'make run-transport',
-  summary: 'transport faults and compound conditions on real applications: every condition of data/tasks/layers-transport.jsonl × the 3 reference policies, on WordPress and MediaWiki behind the fault proxy, scored by their databases; prints AS / VTS / FC, false abandonment and writes made more than once per condition and policy',
+  summary: "transport faults and compound conditions behind the fault proxy: every condition of data/tasks/layers-transport-small.jsonl × the 3 reference and 3 verified policies on the small apps, and of data/tasks/layers-transport.jsonl × the 3 reference policies on WordPress and MediaWiki, scored by each app's store; prints AS / VTS / FC, false abandonment and writes the store counted more than once per condition and policy",
   usage: 'make run-transport [BROWSER=firefox] [ARGS="--smoke --only wordpress-general-title-transport"]',
   options: realAppsOptions,
   async run(values) {
@@ -68,7 +146,7 @@ export const transportCommand: Command<typeof realAppsOptions> = {
     const resources = realAppsResources();
     let result;
     try {
-      result = await runArm(flags, () => realAppsPlan({ browser, resources, units: transportUnits(), arm: 'transport' }));
+      result = await runArm(flags, () => transportPlan({ browser, resources }));
     } finally {
       await resources.close();
     }

@@ -106,7 +106,7 @@ function mergeFaults(a: LayersTask['faults'], b: LayersTask['faults']): LayersTa
  */
 export async function runSmallTransportTrace(options: {
   browser: Browser; proxy: FaultProxy; server: FixtureServer; task: LayersTask; agent: Agent; phases?: UnitPhases;
-}): Promise<LayersOutcome & Pick<LayersRow, 'transport' | 'also' | 'control' | 'store_writes' | 'false_abandonment' | 'claim'> & { result: Awaited<ReturnType<Agent['run']>>; proxyLog: ProxyEvent[] }> {
+}): Promise<LayersOutcome & Pick<LayersRow, 'transport' | 'also' | 'control' | 'store_writes' | 'ended_done' | 'false_abandonment' | 'claim'> & { result: Awaited<ReturnType<Agent['run']>>; proxyLog: ProxyEvent[] }> {
   const { proxy, task } = options;
   proxy.load({ spec: smallAppSpec(task), layer: 'baseline', severity: 0, seed: `${task.seed}:${task.condition_id}`, ...(task.transport ? { transport: { fault: task.transport.fault, severity: task.transport.severity as 1 | 2 | 3 } } : {}) });
   let traced: Awaited<ReturnType<typeof runLayersTrace>>;
@@ -129,6 +129,7 @@ export async function runSmallTransportTrace(options: {
     ...(task.transport ? { transport: { ...task.transport } } : {}),
     ...(task.also ? { also: { ...task.also } } : {}),
     ...(task.control ? { control: task.control } : {}),
+    ended_done: claimedDone,
     false_abandonment: !claimedDone && outcome.vts,
     result,
     proxyLog,
