@@ -18,6 +18,7 @@ import { generateSmallTransportTasks, runSmallTransportTrace, smallAppSpec, smal
 import { compoundPairs } from '../../../pipeline/layers/transport/design.ts';
 import { layersPolicies } from '../../../pipeline/layers/policies/index.ts';
 import { policyAgent } from '../../../pipeline/layers/policies/agent.ts';
+import { transportVerifiedPolicies, verifiedAgent } from '../../../pipeline/layers/policies/verified.ts';
 
 const tasks = generateSmallTransportTasks().filter((t) => t.template === 'cards');
 const chosen = [
@@ -80,6 +81,35 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
         }
         if (fault === 'popup') assert.deepEqual(fired.map((e) => [e.transport!.match, e.transport!.effect]), [['page', 'popup']], id);
       }
+    } finally {
+      await launched.browser.close();
+    }
+  });
+}
+
+for (const browserName of ['chromium', 'firefox'] as const satisfies readonly BrowserName[]) {
+  test(`in ${browserName}: every answer lost (lost-response 3): a verified retry that acts again at once writes again; the retry pattern reads the store and stops`, async (t) => {
+    const task = tasks.find((x) => x.condition_id === 'cards-transport-lost-response-3')!;
+    const launched = await launchBrowser(browserName, null, { proxy: { server: proxy.url } });
+    try {
+      const run = async (policy: string) => {
+        const { result: _r, proxyLog, ...row } = await runSmallTransportTrace({ browser: launched.browser, proxy, server, task, agent: verifiedAgent(transportVerifiedPolicies[policy]!, task) });
+        t.diagnostic(`${browserName} ${policy}: claim ${JSON.stringify(row.claim)} VTS ${row.vts} FA ${row.false_abandonment} store ${row.store_writes}; saves ${proxyLog.filter((e) => e.write).map((e) => e.action).join(', ')}`);
+        return { row, saves: proxyLog.filter((e) => e.write) };
+      };
+      const naive = await run('verified-semantic-recovery');
+      const checked = await run('verified-checked-retry');
+      for (const { row, saves } of [naive, checked]) {
+        assert.equal(row.vts, true, 'the first save was stored');
+        assert.ok(saves.every((e) => e.action === 'lost'), 'every answer lost');
+        assert.equal(row.store_writes, saves.length, 'every save reached the store');
+      }
+      assert.equal(naive.row.claim?.done, false, 'it never saw a save close');
+      assert.equal(naive.row.false_abandonment, true, 'done, and ended as not done');
+      assert.equal(checked.row.claim?.done, true, 'the store said it was done');
+      assert.match(checked.row.claim!.message!, /already-done/);
+      assert.equal(checked.row.false_abandonment, false);
+      assert.ok(checked.row.store_writes! < naive.row.store_writes!, `the retry pattern wrote fewer times: ${checked.row.store_writes} < ${naive.row.store_writes}`);
     } finally {
       await launched.browser.close();
     }
