@@ -6,6 +6,9 @@
 //   verified   the same click under the verifier (fixtures/evidence/contract.ts, no re-read):
 //              dispatch, UI, correlation, transport, the same DOM predicate, close
 //   reread     verified plus the independent re-read (an HTTP read of the server's records)
+//   retry      reread under the retry pattern (verifier/src/retry.ts, issue 37), which closes at the
+//              first attempt here; after it, one read of the store as the pattern makes it before a
+//              repeat (`check`): what a failed attempt costs on top of its settle wait
 //
 // Each action gets a fresh page and a fresh app (not timed). The overhead of a repetition is its
 // verified time minus its bare time; the results give median and p95 of each series and of the
@@ -19,7 +22,7 @@ import { sendJson, startFixtureServer, type FixtureServer } from '../../fixtures
 import { evidenceApp } from '../../fixtures/evidence/app.ts';
 import { generateTasks, type EvidenceTask } from '../../fixtures/evidence/tasks.ts';
 import { liveContract } from '../../fixtures/evidence/contract.ts';
-import { attach } from '../../verifier/src/index.ts';
+import { attach, storeRead, verifyWithRetry } from '../../verifier/src/index.ts';
 
 export interface Series { n: number; median_ms: number | null; p95_ms: number | null }
 
@@ -30,9 +33,14 @@ export interface VerifierOverhead {
   bare: Series;
   verified: Series;
   reread: Series;
-  /** per repetition: verified − bare, and reread − bare */
+  /** reread under the retry pattern (closed at its first attempt) */
+  retry: Series;
+  /** one read of the store, as the retry pattern makes it before acting again */
+  check: Series;
+  /** per repetition: verified − bare, reread − bare, retry − bare */
   overhead: Series;
   overhead_reread: Series;
+  overhead_retry: Series;
   /** verified actions that did not close (each is a false reject on a success) */
   not_closed: number;
 }
@@ -47,8 +55,8 @@ export function percentile(values: number[], p: number): number | null {
 
 const series = (values: number[]): Series => ({ n: values.length, median_ms: percentile(values, 50), p95_ms: percentile(values, 95) });
 
-type Variant = 'bare' | 'verified' | 'reread';
-const rotations: Variant[][] = [['bare', 'verified', 'reread'], ['verified', 'reread', 'bare'], ['reread', 'bare', 'verified']];
+type Variant = 'bare' | 'verified' | 'reread' | 'retry';
+const rotations: Variant[][] = [['bare', 'verified', 'reread', 'retry'], ['verified', 'reread', 'retry', 'bare'], ['reread', 'retry', 'bare', 'verified'], ['retry', 'bare', 'verified', 'reread']];
 
 async function freshPage(page: Page | null, context: BrowserContext, server: FixtureServer, task: EvidenceTask) {
   await page?.close();
@@ -67,7 +75,7 @@ export async function measureVerifierOverhead(options: { actions: number; chromi
     : await launchBrowser('chromium', null);
   const executable = options.chromium ?? executablePath('chromium');
   const server = await startFixtureServer();
-  const times: Record<Variant, number[]> = { bare: [], verified: [], reread: [] };
+  const times: Record<Variant | 'check', number[]> = { bare: [], verified: [], reread: [], retry: [], check: [] };
   let notClosed = 0;
   try {
     const context = await launched.browser.newContext();
@@ -85,14 +93,23 @@ export async function measureVerifierOverhead(options: { actions: number; chromi
           times.bare.push(performance.now() - start);
         } else {
           const verifier = attach(p);
-          const reread = variant === 'reread'
+          const reread = variant === 'reread' || variant === 'retry'
             ? { read: async () => (await p.request.get(`${server.origin}/bench/records`)).json(), holds: (v: unknown) => ((v as { records?: unknown[] }).records ?? []).length > 0 }
             : undefined;
+          const contract = liveContract(p, task.target, reread ? { reread } : {});
           const start = performance.now();
-          const record = await verifier.verify(liveContract(p, task.target, reread ? { reread } : {}));
+          const state = variant === 'retry'
+            ? (await verifyWithRetry(verifier, p, contract, { attempts: 3 })).state
+            : (await verifier.verify(contract)).state;
           times[variant].push(performance.now() - start);
           verifier.detach();
-          if (record.state !== 'closed') notClosed++;
+          if (state !== 'closed') notClosed++;
+          if (variant === 'retry') {
+            const check = storeRead(contract)!;
+            const at = performance.now();
+            await check({ page: p, request: p.request, timeline: [] });
+            times.check.push(performance.now() - at);
+          }
         }
       }
     }
@@ -105,8 +122,11 @@ export async function measureVerifierOverhead(options: { actions: number; chromi
       bare: series(times.bare),
       verified: series(times.verified),
       reread: series(times.reread),
+      retry: series(times.retry),
+      check: series(times.check),
       overhead: series(diff(times.verified)),
       overhead_reread: series(diff(times.reread)),
+      overhead_retry: series(diff(times.retry)),
       not_closed: notClosed,
     };
   } finally {

@@ -130,6 +130,7 @@ await main({
       const f = (x: { median_ms: number | null; p95_ms: number | null }) => `median ${x.median_ms} ms, p95 ${x.p95_ms} ms`;
       lines.push(`verifier (${overhead.actions} saves each, Chromium): bare ${f(overhead.bare)}; verified ${f(overhead.verified)}; with re-read ${f(overhead.reread)}`);
       lines.push(`  overhead per action: ${f(overhead.overhead)}; with re-read ${f(overhead.overhead_reread)}; not closed: ${overhead.not_closed}`);
+      lines.push(`  retry pattern (re-read, closed at the first attempt): ${f(overhead.retry)}, overhead ${f(overhead.overhead_retry)}; one store read before a repeat: ${f(overhead.check)}`);
     }
     for (const f of results.flipped_rows.slice(0, 30)) lines.push(`  flip ${f.slice} ${f.unit} (${f.between}): ${f.a} → ${f.b}${f.errors.some(Boolean) ? ` [errors: ${f.errors.map((e) => e ?? '-').join(' | ')}]` : ''}`);
     lines.push(await measureReport(scratchDir));

@@ -77,13 +77,14 @@ test('make bench on a tiny slice: results.json structure, flips from the rows it
   assert.equal(v.actions, 3);
   assert.equal(v.browser.name, 'chromium');
   assert.equal(v.not_closed, 0);
-  for (const k of ['bare', 'verified', 'reread', 'overhead', 'overhead_reread']) {
+  for (const k of ['bare', 'verified', 'reread', 'retry', 'check', 'overhead', 'overhead_reread', 'overhead_retry']) {
     assert.equal(v[k].n, 3, k);
     assert.equal(typeof v[k].median_ms, 'number', k);
     assert.equal(typeof v[k].p95_ms, 'number', k);
     assert.ok(v[k].p95_ms >= v[k].median_ms, k);
   }
   assert.match(ended.stdout, /overhead per action: median -?[\d.]+ ms, p95 -?[\d.]+ ms/);
+  assert.match(ended.stdout, /retry pattern \(re-read, closed at the first attempt\): median [\d.]+ ms, p95 [\d.]+ ms, overhead median -?[\d.]+ ms, p95 -?[\d.]+ ms; one store read before a repeat: median [\d.]+ ms/);
   assert.equal(results.flips, new Set(results.flipped_rows.map((f: { slice: string; unit: string }) => `${f.slice}|${f.unit}`)).size);
   fs.rmSync(tmp, { recursive: true, force: true });
 });
