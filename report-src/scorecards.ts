@@ -48,6 +48,8 @@ const fc: Measure = { name: 'fc', label: 'FC', k: 'fc_n', n: 'n', hit: (r) => r.
 const claimed: Measure = { name: 'claimed', label: 'claimed done', k: 'claimed_n', n: 'n', hit: (r) => r.claim?.done === true };
 
 const layers = (arm: string) => (r: Row) => r.study === 'layers' && r.arm === arm;
+/** A transport row's condition as analysis/queries/layers_transport.sql names it. */
+const transportCondition = (r: Row) => (!r.transport && !r.also ? `control ${r.layer}` : r.also ? `${r.layer}+${r.also.layer}` : r.layer !== 'baseline' ? `${r.layer}+${r.transport.fault}` : r.transport.fault);
 // the study's record: every controlled and Arm A row, and Arm B's registered sample only (the
 // rule of analysis/queries/load_evidence.sql, in_record: the exploratory contracts arm is never in it;
 // a drift shows as a recount mismatch)
@@ -106,6 +108,15 @@ export const sectionDefs: SectionDef[] = [
       return r.fault_source === 'app' ? own : [...own, { ...base, family: 'all', layer: r.layer }, { ...base, family: 'all', layer: 'all' }];
     },
     measures: [as, vts, fc],
+  },
+  {
+    table: 'layers_transport', title: 'Transport faults and compound conditions per kind of application, condition, transport severity and policy (arm transport; condition "control …" = the same condition without its transport fault)',
+    note: 'FA, false abandonment: the store held the postcondition and the policy ended taking the task as not done. Twice: the store itself counted more than one write to the target.',
+    keyCols: ['browser', 'apps', 'condition', 'severity', 'policy'], select: layers('transport'),
+    keys: (r) => [{ browser: r.browser.name, apps: r.app === undefined ? 'small' : 'real', condition: transportCondition(r), severity: r.transport?.severity ?? 0, policy: r.policy }],
+    measures: [as, vts, fc,
+      { name: 'fa', label: 'FA', k: 'fa_n', n: 'n', hit: (r) => r.false_abandonment === true },
+      { name: 'twice', label: 'twice', k: 'twice_n', n: 'n', hit: (r) => typeof r.store_writes === 'number' && r.store_writes > 1 }],
   },
   {
     table: 'evidence_confusion', title: 'Evidence policies: false accepts (a false completion: accepted, truth failure) and false rejects', note: 'Arm B: the registered sample (wordpress-local) only, as in the analysis.',

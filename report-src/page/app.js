@@ -309,6 +309,8 @@ const RSB = (() => {
     if (w.action === 'pass') return 'passed to the app';
     if (w.action === 'answered') return w.reached_app !== null ? 'answered by the proxy with the app\'s success, held, forwarded to the app later' : 'answered by the proxy with the app\'s success, held, never forwarded (the condition ended first)';
     if (w.action === 'dropped') return 'answered by the proxy with the app\'s success, dropped: never reaches the app';
+    if (w.action === 'failed') return 'a transport fault answered it with an error: never reaches the app';
+    if (w.action === 'lost') return 'passed to the app, which answered; a transport fault lost that answer: the browser got nothing';
     return 'the proxy could not handle it (closed, never forwarded)';
   }
   /** A real application's trace (arm real-apps): agent, page, proxy, app and scoring on one clock, ms after the agent began. */
@@ -330,6 +332,8 @@ const RSB = (() => {
       if (w.reached_app !== null && w.app_answered !== null) spans.push({ from: w.reached_app, to: w.app_answered, lane: 'app', label: `write ${n} at the app` });
     });
     if (!ra.writes.length) notes.push('no write of the task family reached the proxy: the agent never committed');
+    for (const f of ra.transport || []) marks.push({ t: f.t, lane: 'proxy', label: `transport fault on ${f.match} #${f.n}: ${f.effect}`, kind: 'page' });
+    if (row.arm === 'transport') notes.push(`transport fault: ${row.transport ? `${row.transport.fault}, severity ${row.transport.severity}` : 'none'}${row.also ? `; second layer ${row.also.layer} ${row.also.severity}` : ''}; the store counted ${row.store_writes ?? 'no'} write(s) to the target; ended done: ${row.ended_done}; false abandonment: ${row.false_abandonment}`);
     marks.push({ t: ra.boundary_at, lane: 'scoring', label: `scoring boundary (set by ${row.boundary ?? '?'} + ${row.horizon_ms} ms)`, kind: 'boundary' });
     marks.push({ t: ra.returned, lane: 'claim', label: `policy's done: apparent success ${row.apparent_success}${ra.success_shown !== null && ra.success_shown > ra.boundary_at ? ' (the notice showed after the boundary)' : ''}`, kind: row.apparent_success ? 'accept' : 'reject' });
     marks.push({ t: ra.read_at, lane: 'app', label: `database read: ${JSON.stringify(row.persisted.value)} against the target ${JSON.stringify(row.target.value)} → VTS ${row.vts}`, kind: row.vts ? 'accept' : 'reject', read: true });
