@@ -38,7 +38,7 @@ test('the transport scorecard shows the table\'s cells and links each to the row
   assert.deepEqual(section.measures.map((m) => m.name), ['as', 'vts', 'fc', 'fa', 'twice']);
   const row = section.rows.find((r) => r.key.apps === 'small' && r.key.condition === 'lost-response' && r.key.policy === 'verified-semantic-recovery')!;
   assert.deepEqual([row.cells.fa!.k, row.cells.fa!.n], [1, 1], 'done, and the verified policy ended not done');
-  assert.deepEqual(cards.lists[row.cells.fa!.hits].map((id) => rows[id].condition_id), ['cards-transport-lost-response-1']);
+  assert.deepEqual(cards.lists[row.cells.fa!.hits]!.map((id) => rows[id].condition_id), ['cards-transport-lost-response-1']);
   const twice = section.rows.find((r) => r.key.apps === 'small' && r.key.condition === 'lost-response' && r.key.policy === 'semantic-recovery' && r.key.browser === 'chromium')!;
   assert.deepEqual([twice.cells.twice!.k, twice.cells.twice!.n], [1, 1], 'the store counted two writes');
 });
