@@ -118,7 +118,8 @@ export function transportPlan(options: { browser: BrowserName; resources: Return
 
 /** The end screen: per fault (or pair) and policy, n, AS, VTS, FC, false abandonment and writes the store counted more than once. */
 export function transportSummary(rows: readonly LayersRow[]): string {
-  const what = (r: LayersRow) => r.transport ? `${r.layer === 'baseline' ? '' : `${r.layer}+`}${r.transport.fault} ${r.transport.severity}` : r.also ? `${r.layer}+${r.also.layer}` : r.condition_id.endsWith('-control') ? `control ${r.layer}` : r.layer;
+  // named as analysis/queries/layers_transport.sql names them: a control is the condition without its transport fault
+  const what = (r: LayersRow) => r.transport ? `${r.layer === 'baseline' ? '' : `${r.layer}+`}${r.transport.fault} ${r.transport.severity}` : r.also ? `${r.layer}+${r.also.layer}` : `control ${r.layer}`;
   const groups = new Map<string, LayersRow[]>();
   for (const r of rows) groups.set(`${what(r)}|${r.policy}`, [...(groups.get(`${what(r)}|${r.policy}`) ?? []), r]);
   const lines = ['condition                       policy                 n   AS  VTS   FC   FA  twice'];
