@@ -26,7 +26,7 @@ import { mediawikiApp } from '../../../fixtures/mediawiki/site.ts';
 import { startSites, type SitesUp } from '../../../fixtures/sites.ts';
 import { runSummary, type SummaryTable } from '../../../analysis/run-summary.ts';
 import { launchBrowser, parseBrowserName, type BrowserName } from '../../browser/launch.ts';
-import { runArm, type RunPlan } from '../../kernel/run.ts';
+import { runArm, type RowBody, type RunPlan, type UnitPhases } from '../../kernel/run.ts';
 import { runFlags, runOptions } from '../../kernel/run-flags.ts';
 import { BROWSER_BATCH } from '../arms.ts';
 import { runRealAppTrace, type RealAppStage } from './condition.ts';
@@ -44,7 +44,7 @@ export function readRealAppsTasks(file = realAppsTaskFile()): LayersRealAppsTask
 
 export interface RealAppsUnit { task: LayersRealAppsTask; policy: string }
 /** a worker's browser: the run's, or the one that replaced it after it went away (own) */
-interface RealAppsWorker { launched: NonNullable<RealAppStage['browser']>; own: NonNullable<RealAppStage['browser']> | null }
+export interface RealAppsWorker { launched: NonNullable<RealAppStage['browser']>; own: NonNullable<RealAppStage['browser']> | null }
 
 /** attempts after an infrastructure failure (the proxy or an application failed under the condition) */
 export const INFRASTRUCTURE_RETRIES = 2;
@@ -55,13 +55,36 @@ export function realAppsUnits(tasks: LayersRealAppsTask[] = readRealAppsTasks())
   return tasks.flatMap((task) => realAppPolicies.map((p) => ({ task, policy: p.name })));
 }
 
-export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[]; arm?: 'real-apps' | 'transport' }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
-  const { browser, resources } = options;
-  const byName = new Map(realAppPolicies.map((p) => [p.name, p]));
+/**
+ * The arm's browsers, through the run's fault proxy: how to launch one, and, before a unit, the
+ * worker's browser replaced if it went away under the last one (a crash, a signal).
+ */
+export function proxiedBrowsers(browser: BrowserName, resources: ReturnType<typeof realAppsResources>) {
   const launch = async () => {
     const { proxy } = await resources.get();
     return launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } });
   };
+  const connected = async (worker: RealAppsWorker): Promise<void> => {
+    if (worker.launched.isConnected()) return;
+    await worker.own?.close().catch(() => undefined);
+    worker.own = worker.launched = (await launch()).browser;
+  };
+  return { launch, connected };
+}
+
+/** One unit's row: the condition's application and the run's proxy, the reference policy as an agent, the trace. */
+export async function realAppRow(u: RealAppsUnit, browser: RealAppsWorker['launched'], resources: ReturnType<typeof realAppsResources>, phases?: UnitPhases): Promise<RowBody<LayersRow>> {
+  const { apps, proxy } = await resources.get();
+  const app = apps[u.task.app];
+  const policy = realAppPolicies.find((p) => p.name === u.policy)!;
+  const agent = realAppPolicyAgent(policy, u.task, app.origin);
+  const { result: _result, ...outcome } = await runRealAppTrace({ stage: { browser, proxy, app }, task: u.task, agent, phases });
+  return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
+}
+
+export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[]; arm?: 'real-apps' | 'transport' }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
+  const { browser, resources } = options;
+  const { launch, connected } = proxiedBrowsers(browser, resources);
   return {
     study: 'layers',
     arm: options.arm ?? 'real-apps',
@@ -76,15 +99,8 @@ export function realAppsPlan(options: { browser: BrowserName; resources: ReturnT
     // a browser that went away under a unit (a crash, a signal) is replaced before the unit is tried again
     worker: { setup: async (launched) => ({ launched: launched.browser, own: null }), teardown: async (w) => { await w.own?.close().catch(() => undefined); } },
     runUnit: async (u, ctx) => {
-      if (!ctx.worker.launched.isConnected()) {
-        await ctx.worker.own?.close().catch(() => undefined);
-        ctx.worker.own = ctx.worker.launched = (await launch()).browser;
-      }
-      const { apps, proxy } = await resources.get();
-      const app = apps[u.task.app];
-      const agent = realAppPolicyAgent(byName.get(u.policy)!, u.task, app.origin);
-      const { result: _result, ...outcome } = await runRealAppTrace({ stage: { browser: ctx.worker.launched, proxy, app }, task: u.task, agent, phases: ctx.phases });
-      return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
+      await connected(ctx.worker);
+      return realAppRow(u, ctx.worker.launched, resources, ctx.phases);
     },
   };
 }

@@ -14,6 +14,7 @@ import { layers, type Layer } from '../../../core/layers.ts';
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
 import { rng } from '../../kernel/random.ts';
 import { readFamilies, variantOf, type Family } from './families.ts';
+import type { FamilyCondition } from '../../../fixtures/real-app.ts';
 
 export const REAL_APPS_SEED = 'rstackbench-layers-real-apps-v1';
 export const BASELINE_REPS = 6;
@@ -21,6 +22,21 @@ export const FAULT_REPS = 2;
 export const APP_FAULT_REPS = 6;
 
 const faultLayers = layers.filter((l) => l !== 'baseline');
+
+/** What a condition carries of its family for its variant: the instruction, the start page, the input, the fault spec, the notice and the postcondition. */
+export function variantFacts(c: FamilyCondition): Pick<LayersRealAppsTask, 'instruction' | 'start_path' | 'input' | 'spec' | 'notice' | 'postcondition'> {
+  return {
+    instruction: c.instruction,
+    start_path: c.start,
+    input: c.input as LayersRealAppsTask['input'],
+    spec: c.spec,
+    notice: { text: c.notice.text, selector: c.notice.selector },
+    postcondition: c.postcondition,
+  };
+}
+
+/** The condition's target: the postcondition's key and the value the variant expects. */
+export const variantTarget = (c: FamilyCondition): LayersRealAppsTask['target'] => ({ key: `${c.postcondition.query}(${c.postcondition.args.join(', ')})`, value: c.expected ?? '' });
 
 function conditions(seed: string, family: Family, layer: Layer, severity: number, reps: number): LayersRealAppsTask[] {
   const order = rng(seed, family.id, layer, severity).shuffle(family.data.variants.map((v) => v.id));
@@ -40,13 +56,8 @@ function conditions(seed: string, family: Family, layer: Layer, severity: number
       severity,
       fault_source: family.appFault ? 'app' : layer === 'baseline' ? 'none' : 'proxy',
       seed,
-      instruction: c.instruction,
-      start_path: c.start,
-      input: c.input as LayersRealAppsTask['input'],
-      spec: c.spec,
-      notice: { text: c.notice.text, selector: c.notice.selector },
-      postcondition: c.postcondition,
-      target: { key: `${c.postcondition.query}(${c.postcondition.args.join(', ')})`, value: c.expected ?? '' },
+      ...variantFacts(c),
+      target: variantTarget(c),
     };
   });
 }

@@ -24,12 +24,10 @@ import { startFixtureServer, type FixtureServer } from '../../../fixtures/server
 import { readPreregs } from '../../kernel/prereg.ts';
 import { runArm, type RunPlan } from '../../kernel/run.ts';
 import { runFlags } from '../../kernel/run-flags.ts';
-import { launchBrowser, parseBrowserName, type BrowserName } from '../../browser/launch.ts';
+import { parseBrowserName, type BrowserName } from '../../browser/launch.ts';
 import { BROWSER_BATCH } from '../arms.ts';
-import { INFRASTRUCTURE_RETRIES, realAppsOptions, realAppsResources } from '../real-apps/arm.ts';
+import { INFRASTRUCTURE_RETRIES, proxiedBrowsers, realAppRow, realAppsOptions, realAppsResources, type RealAppsWorker } from '../real-apps/arm.ts';
 import { realAppPolicies } from '../real-apps/policies.ts';
-import { realAppPolicyAgent } from '../real-apps/agent.ts';
-import { runRealAppTrace } from '../real-apps/condition.ts';
 import { layersPolicies, referencePolicies } from '../policies/index.ts';
 import { policyAgent } from '../policies/agent.ts';
 import { transportVerifiedPolicies, verifiedAgent } from '../policies/verified.ts';
@@ -70,15 +68,11 @@ export function transportUnits(real: LayersRealAppsTask[] = readTransportTasks()
   ];
 }
 
-interface TransportWorker { server: FixtureServer; launched: import('playwright-core').Browser; own: import('playwright-core').Browser | null }
+interface TransportWorker extends RealAppsWorker { server: FixtureServer }
 
 export function transportPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: TransportUnit[] }): RunPlan<TransportUnit, LayersRow, TransportWorker> {
   const { browser, resources } = options;
-  const realByName = new Map(realAppPolicies.map((p) => [p.name, p]));
-  const launch = async () => {
-    const { proxy } = await resources.get();
-    return launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } });
-  };
+  const { launch, connected } = proxiedBrowsers(browser, resources);
   return {
     study: 'layers',
     arm: 'transport',
@@ -95,18 +89,8 @@ export function transportPlan(options: { browser: BrowserName; resources: Return
       teardown: async (w) => { w.server.close(); await w.own?.close().catch(() => undefined); },
     },
     runUnit: async (u, ctx) => {
-      // a browser that went away under a unit (a crash, a signal) is replaced before the unit is tried again
-      if (!ctx.worker.launched.isConnected()) {
-        await ctx.worker.own?.close().catch(() => undefined);
-        ctx.worker.own = ctx.worker.launched = (await launch()).browser;
-      }
-      if (u.kind === 'real') {
-        const { apps, proxy } = await resources.get();
-        const app = apps[u.task.app];
-        const agent = realAppPolicyAgent(realByName.get(u.policy)!, u.task, app.origin);
-        const { result: _result, ...outcome } = await runRealAppTrace({ stage: { browser: ctx.worker.launched, proxy, app }, task: u.task, agent, phases: ctx.phases });
-        return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
-      }
+      await connected(ctx.worker);
+      if (u.kind === 'real') return realAppRow(u, ctx.worker.launched, resources, ctx.phases);
       const { proxy } = await resources.get();
       const verified = transportVerifiedPolicies[u.policy];
       const agent = verified ? verifiedAgent(verified, u.task) : policyAgent(layersPolicies[u.policy]!, u.task);

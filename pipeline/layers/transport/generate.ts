@@ -14,6 +14,7 @@
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
 import { rng } from '../../kernel/random.ts';
 import { readFamilies, variantOf, type Family } from '../real-apps/families.ts';
+import { variantFacts, variantTarget } from '../real-apps/generate.ts';
 import { compoundPairs, transportFaults, transportSeverities } from './design.ts';
 
 export const TRANSPORT_SEED = 'rstackbench-layers-transport-v1';
@@ -41,14 +42,9 @@ function condition(seed: string, family: Family, id: string, variant: string, pa
     ...(part.control ? { control: part.control } : {}),
     fault_source: faulted ? 'proxy' : 'none',
     seed,
-    instruction: c.instruction,
-    start_path: c.start,
-    input: c.input as LayersRealAppsTask['input'],
-    spec: c.spec,
-    notice: { text: c.notice.text, selector: c.notice.selector },
-    postcondition: c.postcondition,
+    ...variantFacts(c),
     ...(c.changes ? { changes: c.changes } : {}),
-    target: { key: `${c.postcondition.query}(${c.postcondition.args.join(', ')})`, value: c.expected ?? '' },
+    target: variantTarget(c),
   };
 }
 
