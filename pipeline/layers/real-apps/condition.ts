@@ -18,7 +18,7 @@ import type { FaultProxy } from '../../../fixtures/proxy/index.ts';
 import type { FaultSpec } from '../../../fixtures/proxy/index.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
-import type { Agent, AgentResult, AgentSession } from '../../agents/contract.ts';
+import { endedDone, type Agent, type AgentResult, type AgentSession } from '../../agents/contract.ts';
 import type { RowBody, UnitPhases } from '../../kernel/run.ts';
 import { epochToProcess } from '../../browser/clock.ts';
 import { noticeWatch } from '../watch.ts';
@@ -272,8 +272,7 @@ export async function runRealAppTrace(options: {
     const m = moments();
     const apparentSuccess = m.successShownAt !== null && m.successShownAt <= boundary.at;
     const vts = persistedValue === task.target.value;
-    // a policy claims done when the page showed success or it read the stored state back; an agent, by its claim
-    const claimedDone = result.claim ? result.claim.done === true : apparentSuccess || result.moments?.confirmedAt != null;
+    const claimedDone = endedDone(result, apparentSuccess);
     const rel = (x: number) => Math.round((x - t0) * 1000) / 1000;
     const relOrNull = (x: number | null) => (x === null ? null : rel(x));
     return {

@@ -15,7 +15,7 @@ import type { FaultProxy, FaultSpec, ProxyEvent } from '../../../fixtures/proxy/
 import type { LayersTask, Template } from '../../../core/layers.ts';
 import type { LayersRow } from '../../../core/contracts.ts';
 import { templates } from '../../../core/layers.ts';
-import type { Agent } from '../../agents/contract.ts';
+import { endedDone, type Agent } from '../../agents/contract.ts';
 import type { UnitPhases } from '../../kernel/run.ts';
 import { rng } from '../../kernel/random.ts';
 import { faultsFor, generateLayersTasks } from '../generate.ts';
@@ -120,8 +120,7 @@ export async function runSmallTransportTrace(options: {
     proxyLog = proxy.reset();
   }
   const { result, ...outcome } = traced;
-  // a policy claims done when it saw success or read the stored state back; an agent (or a verified policy), by its claim
-  const claimedDone = result.claim ? result.claim.done === true : outcome.apparent_success || result.moments?.confirmedAt != null;
+  const claimedDone = endedDone(result, outcome.apparent_success);
   return {
     ...outcome,
     // a verified policy's claim, and its false completion by it (claimed done, not VTS), as in the verified arm
