@@ -58,7 +58,7 @@ export function runningPid(service: Pick<Service, 'pidFile' | 'comm'>): number |
   return pid !== null && processName(pid) === service.comm ? pid : null;
 }
 
-export interface Listener { address: string; port: number; inode: number; pid: number | null }
+export interface Listener { address: string; port: number; inode: number; pid: number | null; holders: number[] }
 
 /** IPv4 and IPv6 addresses as /proc/net/tcp{,6} spell them (little-endian hex words). */
 function decodeAddress(hex: string): string {
@@ -74,8 +74,9 @@ function decodeAddress(hex: string): string {
 }
 
 /** Which process holds each socket inode (only the processes this user may look into). */
-function socketOwners(): Map<number, number> {
-  const owners = new Map<number, number>();
+/** Every process holding each socket inode (a forking server's workers inherit its listening socket). */
+function socketHolders(): Map<number, number[]> {
+  const holders = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let fds: string[];
@@ -84,15 +85,39 @@ function socketOwners(): Map<number, number> {
       let target: string;
       try { target = fs.readlinkSync(`/proc/${entry}/fd/${fd}`); } catch { continue; }
       const m = /^socket:\[(\d+)\]$/.exec(target);
-      if (m && !owners.has(Number(m[1]))) owners.set(Number(m[1]), Number(entry));
+      if (!m) continue;
+      const list = holders.get(Number(m[1])) ?? [];
+      if (!list.includes(Number(entry))) list.push(Number(entry));
+      holders.set(Number(m[1]), list);
     }
   }
-  return owners;
+  return holders;
 }
 
-/** Every listening TCP socket of the machine, with the process holding it where visible. */
+/** The parent pid of a process (from /proc/<pid>/stat), or null when it is gone. */
+export function parentPid(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : null;
+  } catch { return null; }
+}
+
+/**
+ * Which of a socket's holders owns it: the one whose parent does not hold it too (Apache's parent,
+ * not a worker that inherited the socket). Not the lowest pid: once pids wrap around (pid_max is
+ * 32768 on many machines), a worker can have a lower pid than the parent that forked it.
+ */
+export function socketOwner(holders: readonly number[], parentOf: (pid: number) => number | null = parentPid): number | null {
+  if (!holders.length) return null;
+  const held = new Set(holders);
+  const tops = holders.filter((pid) => { const p = parentOf(pid); return p === null || !held.has(p); });
+  return (tops.length ? tops : holders).reduce((a, b) => Math.min(a, b));
+}
+
+/** Every listening TCP socket of the machine, with the process holding it where visible (see socketOwner) and every process sharing it. */
 export function tcpListeners(): Listener[] {
-  const found: Omit<Listener, 'pid'>[] = [];
+  const found: Omit<Listener, 'pid' | 'holders'>[] = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
     try { text = fs.readFileSync(file, 'utf8'); } catch { continue; }
@@ -103,8 +128,8 @@ export function tcpListeners(): Listener[] {
       found.push({ address: decodeAddress(addr!), port: parseInt(port!, 16), inode: Number(f[9]) });
     }
   }
-  const owners = found.length ? socketOwners() : new Map<number, number>();
-  return found.map((l) => ({ ...l, pid: owners.get(l.inode) ?? null }));
+  const holders = found.length ? socketHolders() : new Map<number, number[]>();
+  return found.map((l) => { const h = holders.get(l.inode) ?? []; return { ...l, pid: socketOwner(h), holders: h }; });
 }
 
 /** Whether 127.0.0.1:port can be listened on now (nothing holds it). */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ExecaError } from 'execa';
-import { assertPortFree, portFree, processName, runningPid, spawnDetached, stopService, tcpListeners, waitUntilReady, logTail, type Service } from '../../core/service.ts';
+import { assertPortFree, parentPid, portFree, processName, runningPid, socketOwner, spawnDetached, stopService, tcpListeners, waitUntilReady, logTail, type Service } from '../../core/service.ts';
 import { runCommand } from '../../core/command.ts';
 import { CommandError, ServiceError } from '../../core/errors.ts';
 
@@ -55,6 +55,26 @@ test('start → ready → stop: the pid file names the process, it listens on 12
   // nothing listens on the port any more (whether it can be bound again at once also depends on the
   // rest of the machine: a kernel-chosen port may be handed to another process's connection meanwhile)
   assert.deepEqual(tcpListeners().filter((l) => l.port === port), [], 'no socket listens on the port');
+});
+
+test('a listening socket a forked worker inherits is owned by the parent that forked it, whichever pid is lower; every holder is listed', async (t) => {
+  // a real forking server: python listens, then forks a worker that inherits the socket (as Apache does)
+  const script = 'import os,socket,sys,time\ns=socket.socket();s.bind(("127.0.0.1",0));s.listen()\nif os.fork()==0:\n  time.sleep(60);sys.exit(0)\nprint(s.getsockname()[1],flush=True);time.sleep(60)';
+  const child = spawn('python3', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  t.after(() => { for (const h of holders) { try { process.kill(h, 'SIGKILL'); } catch { /* gone */ } } });
+  let holders: number[] = [];
+  const port = Number(await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim()))));
+  await waitUntilReady('forking listener', 'its worker holding the socket', async () => (tcpListeners().find((l) => l.port === port)?.holders.length ?? 0) === 2, { timeoutMs: 10_000 });
+  const listener = tcpListeners().find((l) => l.port === port)!;
+  holders = listener.holders;
+  const worker = listener.holders.find((p) => p !== child.pid)!;
+  assert.equal(parentPid(worker), child.pid, 'the other holder is the forked worker');
+  assert.equal(listener.pid, child.pid, 'the parent owns it');
+  // after a pid wrap-around the worker can have the lower pid: the owner is still the parent
+  const wrapped = (pid: number) => ({ 30000: 1, 120: 30000 } as Record<number, number>)[pid] ?? null;
+  assert.equal(socketOwner([120, 30000], wrapped), 30000);
+  assert.equal(socketOwner([30000, 120], wrapped), 30000);
+  assert.equal(socketOwner([], wrapped), null);
 });
 
 test('stop when nothing runs: no pid file, or a stale one naming another program, stops nothing and kills no stranger', async (t) => {
