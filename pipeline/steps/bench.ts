@@ -18,8 +18,10 @@ import { runModelBench } from '../bench/models.ts';
 import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
 import { measureVerifierOverhead } from '../bench/verifier-overhead.ts';
+import { firefoxCostVariants, runFirefoxCost, type FirefoxCostVariant } from '../bench/firefox-cost.ts';
 import { FAST_BROWSERS, FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
 import { REGISTERED_MAX_WORKERS, registeredBrowsers } from '../evidence/matrix.ts';
+import { codeState } from '../kernel/run-log.ts';
 
 /** ours' defaults (chosen with the bench; see docs/speed.md and pipeline/browser/speed.ts) */
 // (the Firefox evidence slice: Arm A's rows at once as its amendments allow, one Firefox each, as
@@ -36,6 +38,8 @@ await main({
   options: {
     report: { type: 'boolean', default: false, help: "only the report's measurement (make report's time and size; load, filter and open times in Chromium) → bench/report-results.json" },
     resets: { type: 'string', help: "instead: the real applications' per-condition restore, this many resets of each (WordPress, MediaWiki; started if not running): median and spread → bench/resets-results.json" },
+    'firefox-cost': { type: 'string', help: `instead: where Firefox's CPU per trial goes, this many cycles per block (context, page, load, click, "Saved", close) under each variant (${firefoxCostVariants.join(', ')}), Firefox's whole process tree read from /proc; --blocks interleaved blocks (default 4) → bench/firefox-cost-results.json. On an idle machine` },
+    variants: { type: 'string', help: `with --firefox-cost: which variants, comma-separated (default all: ${firefoxCostVariants.join(',')})` },
     models: { type: 'string', help: 'instead: the cost of local models, comma-separated (smollm2-135m,gemma3-270m): tokens/s, plans per minute, peak memory, with and without the JSON-schema grammar → bench/models-results.json' },
     requests: { type: 'string', default: '4', help: 'with --models: requests per model and variant (the pilot\'s prompts on the first sampled conditions)' },
     'browser-use': { type: 'string', default: '3', help: 'with --models: the browser-use example on this many baseline conditions per model (one per app in turn; 0 skips): wall time and steps per condition' },
@@ -64,6 +68,22 @@ await main({
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
       process.stdout.write(`${rel(out)}\n${results.apps.map((a) => `${a.app}: reset median ${a.median_ms} ms (${a.min_ms}–${a.max_ms}) over ${results.n}`).join('\n')}\n`);
+      return 0;
+    }
+    if (values['firefox-cost']) {
+      const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', 'firefox-cost-results.json'));
+      const variants = (values.variants ?? firefoxCostVariants.join(',')).split(',').map((v) => v.trim()).filter(Boolean);
+      for (const v of variants) if (!firefoxCostVariants.includes(v as FirefoxCostVariant)) throw new UsageError(`--variants: unknown variant ${JSON.stringify(v)}; use ${firefoxCostVariants.join(', ')}`);
+      const results = await runFirefoxCost({
+        cycles: intOption(values['firefox-cost'], 'firefox-cost', 25, 1), blocks: intOption(values.blocks, 'blocks', 4, 1),
+        variants: variants as FirefoxCostVariant[], progress: (line) => process.stderr.write(line + '\n'),
+      });
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, JSON.stringify({ ...results, code: codeState() }, null, 2) + '\n');
+      const lines = [`${rel(out)} (Firefox ${results.firefox}; ${results.blocks} blocks × ${results.cycles} cycles; load ${results.load_before.toFixed(2)} → ${results.load_after.toFixed(2)})`];
+      for (const v of results.variants) lines.push(`  ${v.variant.padEnd(17)} ${v.cpu_s_per_cycle.toFixed(3)} CPU-s/cycle${v.vs_pw_trace === null ? '' : ` (${v.vs_pw_trace >= 0 ? '+' : ''}${(v.vs_pw_trace * 100).toFixed(0)}% vs pw-trace)`}, ${v.wall_ms_per_cycle} ms/cycle, ${v.processes_per_cycle} processes started/cycle; blocks ${v.blocks.join(' ')}`);
+      for (const sh of results.shares) lines.push(`  share: ${sh.what}: ${sh.cpu_s_per_cycle.toFixed(3)} CPU-s/cycle (${(sh.of_pw_trace * 100).toFixed(0)}% of pw-trace)`);
+      process.stdout.write(lines.join('\n') + '\n');
       return 0;
     }
     if (values.models) {

@@ -31,6 +31,8 @@ export const BOUNDARY_MS = 500;
 export const TIMING_SENSITIVE_MS = 50;
 /** how long the start page may take to have its controls */
 const READY_TIMEOUT_MS = 20_000;
+/** the start page's load under a transport fault (Playwright's own bound, 30 s, otherwise) */
+export const START_LOAD_TRANSPORT_MS = 120_000;
 /** how long after the boundary a notice stamped before it may still be reported */
 const REPORT_GRACE_MS = 100;
 
@@ -169,12 +171,22 @@ async function openStart(stage: RealAppStage, task: LayersRealAppsTask, report: 
     await context.addInitScript({ content: noticeWatch(task.notice, { successShown: (t) => `window.__rsbSuccessShown(${t})`, loaded: (t) => `window.__rsbLoaded(${t})` }) });
     // an outside agent's browser opens with one blank page: the start page, which it takes first
     const page = (own ? undefined : context.pages()[0]) ?? (await context.newPage());
-    await page.goto(stage.app.origin + task.start_path, { waitUntil: 'load' });
+    // under a transport fault the start page's load may take as long as the fault makes it (every
+    // script of the block editor 3 s late is about 40 s): it is waited for up to START_LOAD_TRANSPORT_MS
+    // (prereg/layers-transport-amendment-1.md), and a load that outlasts even that, once the fault has
+    // fired, leaves the agent on the page as it stands, the fault's effect and not the harness's failure
+    let loadOutlasted = false;
+    try {
+      await page.goto(stage.app.origin + task.start_path, { waitUntil: 'load', ...(task.transport ? { timeout: START_LOAD_TRANSPORT_MS } : {}) });
+    } catch (error) {
+      if (!(task.transport && error instanceof Error && error.name === 'TimeoutError' && stage.proxy.log.some((e) => e.transport))) throw error;
+      loadOutlasted = true;
+    }
     // an app that renders in the browser (the block editor) is ready once its controls exist:
     // attached, not visible, since the Access fault may be hiding the target. A start page that a
-    // transport fault answered with an error (the document, or a script it needs) is the agent's
-    // to deal with: it is not waited for
-    const faultedStart = stage.proxy.log.some((e) => e.transport?.effect === 'answer');
+    // transport fault answered with an error (the document, or a script it needs), or whose load it
+    // made outlast the bound, is the agent's to deal with: it is not waited for
+    const faultedStart = loadOutlasted || stage.proxy.log.some((e) => e.transport?.effect === 'answer');
     const spec = task.spec as { target: { selector: string } };
     const input = task.input as { selector: string } | null;
     if (!faultedStart) {
