@@ -10,6 +10,7 @@
 // /proc/<pid>/comm is the service's command: a stale pid file (a reboot, a kill -9) never makes
 // us signal a stranger. Linux only (/proc), as the machines this runs on are.
 import fs from 'node:fs';
+import { procStat } from './proc.ts';
 import net from 'node:net';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -35,12 +36,12 @@ export function readPid(pidFile: string): number | null {
 
 /** /proc/<pid>/comm, or null when no such process runs (a zombie counts as gone). */
 export function processName(pid: number): string | null {
+  const stat = procStat(pid);
+  if (!stat) return null;
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // a zombie is gone, but a thread-group leader that exited first shows Z while its other threads
     // still run and hold its sockets: it is gone only when it is the last of its threads
-    const zombie = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
-    if (zombie && fs.readdirSync(`/proc/${pid}/task`).length <= 1) return null;
+    if (stat.state === 'Z' && fs.readdirSync(`/proc/${pid}/task`).length <= 1) return null;
     return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
   } catch {
     return null;
@@ -73,8 +74,7 @@ function decodeAddress(hex: string): string {
   return text === '0:0:0:0:0:0:0:0' ? '::' : text === '0:0:0:0:0:0:0:1' ? '::1' : text;
 }
 
-/** Which process holds each socket inode (only the processes this user may look into). */
-/** Every process holding each socket inode (a forking server's workers inherit its listening socket). */
+/** Every process holding each socket inode (a forking server's workers inherit its listening socket; only the processes this user may look into). */
 function socketHolders(): Map<number, number[]> {
   const holders = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
@@ -94,13 +94,9 @@ function socketHolders(): Map<number, number[]> {
   return holders;
 }
 
-/** The parent pid of a process (from /proc/<pid>/stat), or null when it is gone. */
+/** The parent pid of a process, or null when it is gone. */
 export function parentPid(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) ? ppid : null;
-  } catch { return null; }
+  return procStat(pid)?.ppid ?? null;
 }
 
 /**

@@ -26,6 +26,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { firefox, type Browser } from 'playwright-core';
 import { median } from '../../core/stats.ts';
+import { processTable, processTree, TICKS_PER_S } from '../../core/proc.ts';
 import { executablePath, launchOptions } from '../browser/launch.ts';
 import { connectBiDi, type BiDiConnection } from '../browser/bidi.ts';
 import { launchFirefoxProcess } from '../browser/firefox-process.ts';
@@ -34,7 +35,6 @@ export const firefoxCostVariants = ['pw-trace', 'pw-bare', 'pw-fission-off', 'bi
 export type FirefoxCostVariant = (typeof firefoxCostVariants)[number];
 
 const FISSION_OFF = { 'fission.webContentIsolationStrategy': 0 };
-const TICKS_PER_S = 100; // USER_HZ: getconf CLK_TCK on Linux
 
 /** The one page: a button whose POST the server answers, then "Saved" in the page (127.0.0.1 only). */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>cycle</title>
@@ -63,52 +63,21 @@ async function startPageServer(): Promise<{ origin: string; saves: () => number;
 
 // ── /proc: a process tree's CPU ─────────────────────────────────────────────────────────────────
 
-interface ProcStat { pid: number; ppid: number; ticks: number; childTicks: number }
-
-function readStat(pid: number): ProcStat | null {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    // after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
-    return { pid, ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), childTicks: Number(f[13]) + Number(f[14]) };
-  } catch {
-    return null;
-  }
-}
-
-function allStats(): ProcStat[] {
-  const out: ProcStat[] = [];
-  for (const e of fs.readdirSync('/proc')) if (/^\d+$/.test(e)) { const s = readStat(Number(e)); if (s) out.push(s); }
-  return out;
-}
-
-/** The processes under `root` (root included). */
-function tree(root: number, stats = allStats()): ProcStat[] {
-  const children = new Map<number, ProcStat[]>();
-  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
-  const out: ProcStat[] = [];
-  const rootStat = stats.find((s) => s.pid === root);
-  if (!rootStat) return out;
-  const queue = [rootStat];
-  while (queue.length) { const s = queue.shift()!; out.push(s); queue.push(...(children.get(s.pid) ?? [])); }
-  return out;
-}
-
 /** CPU seconds of a process tree so far, its reaped children included. */
 export function treeCpuSeconds(root: number): number {
-  return tree(root).reduce((sum, s) => sum + s.ticks + s.childTicks, 0) / TICKS_PER_S;
+  return processTree(root).reduce((sum, s) => sum + s.ticks + s.childTicks, 0) / TICKS_PER_S;
 }
 
 /** The browser's root process: a child of this process running the given executable's binary. */
 function browserRoot(executable: string, before: Set<number>): number {
   const real = fs.realpathSync(executable);
-  const mine = allStats().filter((s) => s.ppid === process.pid && !before.has(s.pid));
+  const mine = processTable().filter((s) => s.ppid === process.pid && !before.has(s.pid));
   const found = mine.find((s) => { try { return fs.realpathSync(`/proc/${s.pid}/exe`) === real; } catch { return false; } });
   if (!found) throw new Error(`no ${real} process among this process's children`);
   return found.pid;
 }
 
-const childPids = () => new Set(allStats().filter((s) => s.ppid === process.pid).map((s) => s.pid));
+const childPids = () => new Set(processTable().filter((s) => s.ppid === process.pid).map((s) => s.pid));
 
 // ── the variants ────────────────────────────────────────────────────────────────────────────────
 
@@ -217,14 +186,14 @@ async function runBlock(variant: FirefoxCostVariant, block: number, cycles: numb
   const driver = await driverFor(variant);
   try {
     await driver.cycle(origin); // warm-up: not counted
-    const pidsBefore = new Set(tree(driver.root).map((s) => s.pid));
+    const pidsBefore = new Set(processTree(driver.root).map((s) => s.pid));
     const started = new Set<number>();
     const savesBefore = saves();
     const cpu0 = treeCpuSeconds(driver.root);
     const t0 = performance.now();
     for (let i = 0; i < cycles; i++) {
       await driver.cycle(origin);
-      for (const s of tree(driver.root)) if (!pidsBefore.has(s.pid)) started.add(s.pid);
+      for (const s of processTree(driver.root)) if (!pidsBefore.has(s.pid)) started.add(s.pid);
     }
     const wall = performance.now() - t0;
     const cpu = treeCpuSeconds(driver.root) - cpu0;

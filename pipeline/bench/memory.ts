@@ -2,24 +2,9 @@
 // sampled from /proc: the sum of RSS over the process tree, its highest value between start and stop.
 // Processes named in `exclude` (the bench's CPU hog) and their children are not counted.
 import fs from 'node:fs';
+import { processTable, processTree } from '../../core/proc.ts';
 
 const PAGE_BYTES = 4096;
-
-function processTable(): Map<number, number> {
-  const parents = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // the command name may hold spaces and parentheses: the fields after the last ')' are fixed
-      const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(Number(entry), Number(after[1]));
-    } catch {
-      // the process ended while we read
-    }
-  }
-  return parents;
-}
 
 function rssBytes(pid: number): number {
   try {
@@ -31,18 +16,7 @@ function rssBytes(pid: number): number {
 
 /** RSS (bytes) of root and its descendants, now. */
 export function treeRss(root = process.pid, exclude: ReadonlySet<number> = new Set()): number {
-  const parents = processTable();
-  const children = new Map<number, number[]>();
-  for (const [pid, ppid] of parents) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  let total = 0;
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    if (exclude.has(pid)) continue;
-    total += rssBytes(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
+  return processTree(root, processTable(), exclude).reduce((total, s) => total + rssBytes(s.pid), 0);
 }
 
 export interface RssSampler { stop(): number }

@@ -61,8 +61,8 @@ test('a listening socket a forked worker inherits is owned by the parent that fo
   // a real forking server: python listens, then forks a worker that inherits the socket (as Apache does)
   const script = 'import os,socket,sys,time\ns=socket.socket();s.bind(("127.0.0.1",0));s.listen()\nif os.fork()==0:\n  time.sleep(60);sys.exit(0)\nprint(s.getsockname()[1],flush=True);time.sleep(60)';
   const child = spawn('python3', ['-c', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  t.after(() => { for (const h of holders) { try { process.kill(h, 'SIGKILL'); } catch { /* gone */ } } });
   let holders: number[] = [];
+  t.after(() => { for (const h of [child.pid!, ...holders]) { try { process.kill(h, 'SIGKILL'); } catch { /* gone */ } } });
   const port = Number(await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim()))));
   await waitUntilReady('forking listener', 'its worker holding the socket', async () => (tcpListeners().find((l) => l.port === port)?.holders.length ?? 0) === 2, { timeoutMs: 10_000 });
   const listener = tcpListeners().find((l) => l.port === port)!;
