@@ -12,19 +12,45 @@ export interface ProcStat {
   ticks: number;
   /** cutime + cstime: the CPU of its children that ended and were waited for, in clock ticks */
   childTicks: number;
+  /** when it started, in ms since the epoch (to the second: the boot time is kept in whole seconds) */
+  startedAtMs: number;
 }
 
 /** Clock ticks per second of the times in /proc (USER_HZ, what `getconf CLK_TCK` prints: 100 on Linux). */
 export const TICKS_PER_S = 100;
+
+let bootMs: number | null = null;
+/** When this machine booted, ms since the epoch (/proc/stat's btime). */
+function bootTimeMs(): number {
+  if (bootMs === null) {
+    const line = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'));
+    if (!line) throw new Error('/proc/stat has no btime line');
+    bootMs = Number(line[1]) * 1000;
+  }
+  return bootMs;
+}
 
 /** /proc/<pid>/stat, or null when no such process is there (it may end while we read). */
 export function procStat(pid: number): ProcStat | null {
   let text: string;
   try { text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
   // the command name may hold spaces and parentheses: the fields after the last ')' are fixed,
-  // state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
+  // state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14) … starttime(19, ticks after boot)
   const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { pid, state: f[0]!, ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), childTicks: Number(f[13]) + Number(f[14]) };
+  return {
+    pid, state: f[0]!, ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), childTicks: Number(f[13]) + Number(f[14]),
+    startedAtMs: bootTimeMs() + (Number(f[19]) * 1000) / TICKS_PER_S,
+  };
+}
+
+/**
+ * Whether the process that wrote a record at `atIso` (its pid beside it) still runs here: a process
+ * with that pid runs and started no later than the record (pids are reused, and after a wrap-around a
+ * stranger may hold a dead run's pid; a second of slack, the boot time being whole seconds).
+ */
+export function stillRunning(pid: number, atIso: string): boolean {
+  const s = procStat(pid);
+  return s !== null && s.state !== 'Z' && s.startedAtMs <= Date.parse(atIso) + 1000;
 }
 
 /** Every process this user can see, now. */

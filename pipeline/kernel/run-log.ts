@@ -8,6 +8,7 @@ import { paths, rel, codeRoot } from '../../core/paths.ts';
 import { readJsonl, toLine } from '../../core/jsonl.ts';
 import { validate } from '../../core/validate.ts';
 import { appendDurable } from './files.ts';
+import { stillRunning } from '../../core/proc.ts';
 
 import type { RunLogLine } from '../../core/contracts.ts';
 
@@ -39,20 +40,15 @@ function append(line: RunLogLine): void {
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const machine = () => ({ load: os.loadavg().map(round2) as [number, number, number], pid: process.pid, host: os.hostname() });
 
-function alive(pid: number | undefined, host: string | undefined): boolean {
-  if (!pid || host !== os.hostname()) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** The session's own process still runs on this machine (not a later process that was given its pid). */
+function alive(line: RunLogLine): boolean {
+  return !!line.pid && line.host === os.hostname() && stillRunning(line.pid, line.at);
 }
 
 /** Sessions that started and have not ended, whose process still runs on this machine. */
 export function runningSessions(log = readRunLog()): RunLogLine[] {
   const ended = new Set(log.filter((l) => l.event === 'end').map((l) => l.session));
-  return log.filter((l) => l.event === 'start' && !ended.has(l.session) && l.pid !== process.pid && alive(l.pid, l.host));
+  return log.filter((l) => l.event === 'start' && !ended.has(l.session) && l.pid !== process.pid && alive(l));
 }
 
 export type SessionStart = Pick<RunLogLine, 'run_id' | 'study' | 'arm' | 'browser' | 'file' | 'registered' | 'rows' | 'selection' | 'redo' | 'total' | 'workers' | 'browsers' | 'executable'>;
