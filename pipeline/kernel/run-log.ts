@@ -60,14 +60,20 @@ export function logStart(s: SessionStart): RunLogLine {
   return line;
 }
 
-export function logEnd(start: RunLogLine, end: { rows: number; exit: number; excluded: string[] }): RunLogLine {
-  const log = readRunLog();
+/** The sessions that ran at the same time as `start` (which ends at `at`): another session started before this one
+ *  ended, and ended after this one started. A session with no end line counts only while its own process still
+ *  runs: a run killed hours ago left a start line and nothing else, and did not overlap every run after it. */
+export function overlappingSessions(log: RunLogLine[], start: RunLogLine, at: string): string[] {
   const ended = new Map(log.filter((l) => l.event === 'end').map((l) => [l.session, l.at]));
-  const at = new Date().toISOString();
-  // another session overlapped this one when it started before this one ended and ended (or has not) after this one started
-  const overlapped = log
-    .filter((l) => l.event === 'start' && l.session !== start.session && l.at < at && (ended.get(l.session) ?? at) > start.at)
+  return log
+    .filter((l) => l.event === 'start' && l.session !== start.session && l.at < at)
+    .filter((l) => (ended.has(l.session) ? ended.get(l.session)! > start.at : alive(l)))
     .map((l) => l.session);
+}
+
+export function logEnd(start: RunLogLine, end: { rows: number; exit: number; excluded: string[] }): RunLogLine {
+  const at = new Date().toISOString();
+  const overlapped = overlappingSessions(readRunLog(), start, at);
   const line: RunLogLine = {
     ...start, event: 'end', at, ...codeState(), ...machine(), rows: end.rows, exit: end.exit, excluded: end.excluded, overlapped,
   };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { procStat, processTable, processTree, stillRunning } from '../../core/proc.ts';
-import { runningSessions, type RunLogLine } from '../../pipeline/kernel/run-log.ts';
+import { overlappingSessions, runningSessions, type RunLogLine } from '../../pipeline/kernel/run-log.ts';
 
 test("a process's stat: its parent, a running or sleeping state, and CPU ticks that count this process's own work", () => {
   const s = procStat(process.pid)!;
@@ -50,4 +50,20 @@ test("the run log's running sessions leave out a session whose pid a later proce
   assert.deepEqual(runningSessions([line('now', now), line('killed-an-hour-ago', old)]).map((l) => l.session), ['now']);
   const ended = { ...line('now', now), event: 'end' } as RunLogLine;
   assert.deepEqual(runningSessions([line('now', now), ended]), [], 'an ended session is not running');
+});
+
+test("a run overlapped the sessions that ran beside it, not a session killed before it began that left only a start line", (t) => {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  t.after(() => child.kill('SIGKILL'));
+  const ago = (min: number) => new Date(Date.now() - min * 60_000).toISOString();
+  const line = (event: string, session: string, at: string, pid = child.pid) => ({ schema: 'run-log/1', event, session, at, pid, host: os.hostname(), registered: true }) as unknown as RunLogLine;
+  const self = line('start', 'self', ago(30));
+  const log = [
+    line('start', 'killed-hours-ago', ago(600), 2 ** 22 + 7), // no end line, its process long gone
+    line('start', 'ended-before', ago(90)), line('end', 'ended-before', ago(60)),
+    line('start', 'ended-during', ago(45)), line('end', 'ended-during', ago(20)),
+    line('start', 'still-running', ago(0)), // its process (the child) started before its record and still runs
+    self,
+  ];
+  assert.deepEqual(overlappingSessions(log, self, new Date(Date.now() + 1000).toISOString()), ['ended-during', 'still-running']);
 });
