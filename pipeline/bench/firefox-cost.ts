@@ -163,7 +163,7 @@ const driverFor = (v: FirefoxCostVariant): Promise<Driver> => (v.startsWith('pw-
 
 // ── the blocks ──────────────────────────────────────────────────────────────────────────────────
 
-export interface FirefoxCostBlock { variant: FirefoxCostVariant; block: number; cycles: number; cpu_s: number; wall_ms: number; processes_started: number; firefox: string }
+export interface FirefoxCostBlock { variant: FirefoxCostVariant; block: number; cycles: number; cpu_s: number; wall_ms: number; processes_started: number; processes_seen: number; firefox: string }
 export interface FirefoxCostVariantResult { variant: FirefoxCostVariant; cpu_s_per_cycle: number; vs_pw_trace: number | null; wall_ms_per_cycle: number; processes_per_cycle: number; blocks: number[] }
 export interface FirefoxCostResults {
   at: string;
@@ -198,7 +198,7 @@ async function runBlock(variant: FirefoxCostVariant, block: number, cycles: numb
     const wall = performance.now() - t0;
     const cpu = treeCpuSeconds(driver.root) - cpu0;
     if (saves() - savesBefore !== cycles) throw new Error(`${variant}: ${saves() - savesBefore} saves for ${cycles} cycles`);
-    return { variant, block, cycles, cpu_s: r3(cpu), wall_ms: Math.round(wall), processes_started: started.size, firefox: driver.version };
+    return { variant, block, cycles, cpu_s: r3(cpu), wall_ms: Math.round(wall), processes_started: started.size, processes_seen: pidsBefore.size + started.size, firefox: driver.version };
   } finally {
     await driver.close();
   }

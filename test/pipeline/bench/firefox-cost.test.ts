@@ -35,9 +35,10 @@ test('one block of three variants in Debian\'s Firefox: every cycle saved once, 
   assert.deepEqual(r.raw.map((b) => [b.variant, b.cycles]), [['pw-trace', 2], ['pw-bare', 2], ['bidi-bare', 2]]);
   for (const b of r.raw) {
     assert.ok(b.cpu_s > 0, `${b.variant}: Firefox spent CPU (${b.cpu_s} s)`);
-    // a fresh context loading a site starts a content process of its own (Firefox's site isolation):
-    // a count that finds none has lost the browser's process tree
-    assert.ok(b.processes_started > 0, `${b.variant}: content processes started (${b.processes_started})`);
+    // the tree walk finds Firefox's content processes under its parent; a walk that lost the tree would see the
+    // parent alone. How many start within a block is not asserted: a fresh context may take a content process
+    // Firefox launched ahead, and raw BiDi blocks of two cycles were seen starting none
+    assert.ok(b.processes_seen > 1, `${b.variant}: the parent and its content processes (${b.processes_seen} processes)`);
   }
   assert.equal(lines.length, 3, 'a progress line per block');
   assert.deepEqual(r.variants.map((v) => v.variant), ['pw-trace', 'pw-bare', 'bidi-bare']);
