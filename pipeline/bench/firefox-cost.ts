@@ -12,7 +12,10 @@
 //                   a response-body collector), a fresh user context per cycle
 //   bidi-bare       the same, nothing subscribed                                  → the subscriptions' share
 //   bidi-fission-off bidi-bare with site isolation off
-//   pw-trace − bidi-listening: Playwright's own per-page work (and the two profiles' other prefs)
+//   bidi-pw-profile bidi-listening on the preferences Playwright writes into its own profile (read
+//                   from the user.js of a Playwright-launched Firefox), over the harness's
+//                                                                                 → the profiles' share
+//   pw-trace − bidi-pw-profile: Playwright's own per-context and per-page work
 //
 // CPU is Firefox's whole process tree from /proc: every live process's utime + stime, and every live
 // process's cutime + cstime (its reaped children: a content process that ended in the block), read
@@ -31,7 +34,7 @@ import { executablePath, launchOptions } from '../browser/launch.ts';
 import { connectBiDi, type BiDiConnection } from '../browser/bidi.ts';
 import { launchFirefoxProcess } from '../browser/firefox-process.ts';
 
-export const firefoxCostVariants = ['pw-trace', 'pw-bare', 'pw-fission-off', 'bidi-listening', 'bidi-bare', 'bidi-fission-off'] as const;
+export const firefoxCostVariants = ['pw-trace', 'pw-bare', 'pw-fission-off', 'bidi-pw-profile', 'bidi-listening', 'bidi-bare', 'bidi-fission-off'] as const;
 export type FirefoxCostVariant = (typeof firefoxCostVariants)[number];
 
 const FISSION_OFF = { 'fission.webContentIsolationStrategy': 0 };
@@ -114,17 +117,37 @@ async function playwrightDriver(variant: 'pw-trace' | 'pw-bare' | 'pw-fission-of
 
 const PLAYWRIGHT_EVENTS = ['browsingContext', 'network', 'log', 'script', 'input'];
 
-async function bidiDriver(variant: 'bidi-listening' | 'bidi-bare' | 'bidi-fission-off'): Promise<Driver> {
+/** The preferences playwright-core writes into the profile of a Firefox it launches: its user.js, read while that Firefox runs. */
+export async function playwrightFirefoxPrefs(): Promise<Record<string, string | number | boolean>> {
+  const executable = executablePath('firefox');
+  const before = childPids();
+  const browser = await firefox.launch(launchOptions('firefox'));
+  try {
+    const args = fs.readFileSync(`/proc/${browserRoot(executable, before)}/cmdline`, 'utf8').split('\0');
+    const at = args.findIndex((a) => a === '-profile' || a === '--profile');
+    if (at < 0) throw new Error(`no -profile among the arguments of Playwright's Firefox: ${args.join(' ')}`);
+    const text = fs.readFileSync(path.join(args[at + 1]!, 'user.js'), 'utf8');
+    const prefs: Record<string, string | number | boolean> = {};
+    for (const m of text.matchAll(/^user_pref\((".*?"),\s*(.*)\);$/gm)) prefs[JSON.parse(m[1]!) as string] = JSON.parse(m[2]!) as string | number | boolean;
+    if (!Object.keys(prefs).length) throw new Error("Playwright's Firefox profile has no user_pref lines in its user.js");
+    return prefs;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function bidiDriver(variant: 'bidi-pw-profile' | 'bidi-listening' | 'bidi-bare' | 'bidi-fission-off', pwPrefs: Record<string, string | number | boolean> | null): Promise<Driver> {
   const executable = executablePath('firefox');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-firefox-cost-'));
   const before = childPids();
-  const ff = await launchFirefoxProcess(executable, profile, 30_000, variant === 'bidi-fission-off' ? FISSION_OFF : {});
+  const extra = variant === 'bidi-fission-off' ? FISSION_OFF : variant === 'bidi-pw-profile' ? pwPrefs! : {};
+  const ff = await launchFirefoxProcess(executable, profile, 30_000, extra);
   const root = browserRoot(executable, before);
   let bidi: BiDiConnection | null = null;
   try {
     bidi = await connectBiDi(ff.sessionUrl);
     const session = await bidi.send<{ capabilities: { browserVersion: string } }>('session.new', { capabilities: { alwaysMatch: { webSocketUrl: true, unhandledPromptBehavior: { default: 'ignore' } } } });
-    if (variant === 'bidi-listening') {
+    if (variant === 'bidi-listening' || variant === 'bidi-pw-profile') {
       await bidi.send('session.subscribe', { events: PLAYWRIGHT_EVENTS });
       await bidi.send('network.addIntercept', { phases: ['authRequired'] });
       await bidi.send('network.addDataCollector', { dataTypes: ['response'], maxEncodedDataSize: 20_000_000 });
@@ -159,7 +182,7 @@ async function bidiDriver(variant: 'bidi-listening' | 'bidi-bare' | 'bidi-fissio
   }
 }
 
-const driverFor = (v: FirefoxCostVariant): Promise<Driver> => (v.startsWith('pw-') ? playwrightDriver(v as 'pw-trace') : bidiDriver(v as 'bidi-bare'));
+const driverFor = (v: FirefoxCostVariant, pwPrefs: Record<string, string | number | boolean> | null): Promise<Driver> => (v.startsWith('pw-') ? playwrightDriver(v as 'pw-trace') : bidiDriver(v as 'bidi-bare', pwPrefs));
 
 // ── the blocks ──────────────────────────────────────────────────────────────────────────────────
 
@@ -182,8 +205,8 @@ export interface FirefoxCostOptions { cycles: number; blocks: number; variants?:
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
-async function runBlock(variant: FirefoxCostVariant, block: number, cycles: number, origin: string, saves: () => number): Promise<FirefoxCostBlock> {
-  const driver = await driverFor(variant);
+async function runBlock(variant: FirefoxCostVariant, block: number, cycles: number, origin: string, saves: () => number, pwPrefs: Record<string, string | number | boolean> | null): Promise<FirefoxCostBlock> {
+  const driver = await driverFor(variant, pwPrefs);
   try {
     await driver.cycle(origin); // warm-up: not counted
     const pidsBefore = new Set(processTree(driver.root).map((s) => s.pid));
@@ -206,6 +229,7 @@ async function runBlock(variant: FirefoxCostVariant, block: number, cycles: numb
 
 export async function runFirefoxCost(o: FirefoxCostOptions): Promise<FirefoxCostResults> {
   const variants = [...(o.variants ?? firefoxCostVariants)];
+  const pwPrefs = variants.includes('bidi-pw-profile') ? await playwrightFirefoxPrefs() : null;
   const server = await startPageServer();
   const raw: FirefoxCostBlock[] = [];
   const loadBefore = os.loadavg()[0]!;
@@ -213,7 +237,7 @@ export async function runFirefoxCost(o: FirefoxCostOptions): Promise<FirefoxCost
     for (let b = 0; b < o.blocks; b++) {
       const order = variants.map((_, i) => variants[(i + b) % variants.length]!); // rotated block by block
       for (const v of order) {
-        const r = await runBlock(v, b, o.cycles, server.origin, server.saves);
+        const r = await runBlock(v, b, o.cycles, server.origin, server.saves, pwPrefs);
         raw.push(r);
         o.progress?.(`firefox-cost block ${b + 1}/${o.blocks} ${v}: ${(r.cpu_s / r.cycles).toFixed(3)} CPU-s/cycle, ${Math.round(r.wall_ms / r.cycles)} ms/cycle, ${(r.processes_started / r.cycles).toFixed(2)} processes/cycle`);
       }
@@ -235,7 +259,8 @@ export async function runFirefoxCost(o: FirefoxCostOptions): Promise<FirefoxCost
   const shareDefs: [string, FirefoxCostVariant, FirefoxCostVariant][] = [
     ['the binding and init script a layers trace installs per context', 'pw-trace', 'pw-bare'],
     ['site isolation (fission.webContentIsolationStrategy 1 → 0), Playwright', 'pw-trace', 'pw-fission-off'],
-    ["Playwright's own work per context and page (with the two profiles' other prefs)", 'pw-trace', 'bidi-listening'],
+    ["Playwright's own work per context and page, on its own profile's preferences", 'pw-trace', 'bidi-pw-profile'],
+    ["Playwright's profile preferences against the harness's, raw BiDi", 'bidi-pw-profile', 'bidi-listening'],
     ['the events, intercept and body collector Playwright subscribes at connect', 'bidi-listening', 'bidi-bare'],
     ['site isolation, raw BiDi', 'bidi-bare', 'bidi-fission-off'],
   ];

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { runFirefoxCost, treeCpuSeconds } from '../../../pipeline/bench/firefox-cost.ts';
+import { playwrightFirefoxPrefs, runFirefoxCost, treeCpuSeconds } from '../../../pipeline/bench/firefox-cost.ts';
 
 test("a process tree's CPU from /proc includes a child that ended and was reaped, at least the CPU that child itself reported", async () => {
   // the parent forks a child that spins and reports its own CPU, waits for it to end (reaping it),
@@ -47,4 +47,12 @@ test('one block of three variants in Debian\'s Firefox: every cycle saved once, 
   assert.deepEqual(r.shares.map((s) => [s.from, s.to]), [['pw-trace', 'pw-bare']]);
   const perCycle = (v: string) => r.raw.find((b) => b.variant === v)!.cpu_s / 2;
   assert.ok(Math.abs(r.shares[0]!.cpu_s_per_cycle - (perCycle('pw-trace') - perCycle('pw-bare'))) < 0.002);
+});
+
+test("the preferences Playwright writes into its Firefox profile are read from that profile's user.js while it runs", async () => {
+  const prefs = await playwrightFirefoxPrefs();
+  // two of playwright-core 1.64's own defaults (its createProfile), of which the harness's profile has neither
+  assert.equal(prefs['dom.testing.testutils.enabled'], true);
+  assert.equal(prefs['toolkit.startup.max_resumed_crashes'], -1);
+  assert.ok(Object.keys(prefs).length > 50, `a long list (${Object.keys(prefs).length})`);
 });
