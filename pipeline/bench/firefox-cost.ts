@@ -32,7 +32,7 @@ import { median } from '../../core/stats.ts';
 import { processTable, processTree, TICKS_PER_S } from '../../core/proc.ts';
 import { executablePath, launchOptions } from '../browser/launch.ts';
 import { connectBiDi, type BiDiConnection } from '../browser/bidi.ts';
-import { launchFirefoxProcess } from '../browser/firefox-process.ts';
+import { launchFirefoxProcess, readUserPrefs, type FirefoxPrefs } from '../browser/firefox-process.ts';
 
 export const firefoxCostVariants = ['pw-trace', 'pw-bare', 'pw-fission-off', 'bidi-pw-profile', 'bidi-listening', 'bidi-bare', 'bidi-fission-off'] as const;
 export type FirefoxCostVariant = (typeof firefoxCostVariants)[number];
@@ -118,7 +118,7 @@ async function playwrightDriver(variant: 'pw-trace' | 'pw-bare' | 'pw-fission-of
 const PLAYWRIGHT_EVENTS = ['browsingContext', 'network', 'log', 'script', 'input'];
 
 /** The preferences playwright-core writes into the profile of a Firefox it launches: its user.js, read while that Firefox runs. */
-export async function playwrightFirefoxPrefs(): Promise<Record<string, string | number | boolean>> {
+export async function playwrightFirefoxPrefs(): Promise<FirefoxPrefs> {
   const executable = executablePath('firefox');
   const before = childPids();
   const browser = await firefox.launch(launchOptions('firefox'));
@@ -126,9 +126,7 @@ export async function playwrightFirefoxPrefs(): Promise<Record<string, string | 
     const args = fs.readFileSync(`/proc/${browserRoot(executable, before)}/cmdline`, 'utf8').split('\0');
     const at = args.findIndex((a) => a === '-profile' || a === '--profile');
     if (at < 0) throw new Error(`no -profile among the arguments of Playwright's Firefox: ${args.join(' ')}`);
-    const text = fs.readFileSync(path.join(args[at + 1]!, 'user.js'), 'utf8');
-    const prefs: Record<string, string | number | boolean> = {};
-    for (const m of text.matchAll(/^user_pref\((".*?"),\s*(.*)\);$/gm)) prefs[JSON.parse(m[1]!) as string] = JSON.parse(m[2]!) as string | number | boolean;
+    const prefs = readUserPrefs(args[at + 1]!);
     if (!Object.keys(prefs).length) throw new Error("Playwright's Firefox profile has no user_pref lines in its user.js");
     return prefs;
   } finally {
@@ -136,7 +134,7 @@ export async function playwrightFirefoxPrefs(): Promise<Record<string, string | 
   }
 }
 
-async function bidiDriver(variant: 'bidi-pw-profile' | 'bidi-listening' | 'bidi-bare' | 'bidi-fission-off', pwPrefs: Record<string, string | number | boolean> | null): Promise<Driver> {
+async function bidiDriver(variant: 'bidi-pw-profile' | 'bidi-listening' | 'bidi-bare' | 'bidi-fission-off', pwPrefs: FirefoxPrefs | null): Promise<Driver> {
   const executable = executablePath('firefox');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-firefox-cost-'));
   const before = childPids();
@@ -182,7 +180,7 @@ async function bidiDriver(variant: 'bidi-pw-profile' | 'bidi-listening' | 'bidi-
   }
 }
 
-const driverFor = (v: FirefoxCostVariant, pwPrefs: Record<string, string | number | boolean> | null): Promise<Driver> => (v.startsWith('pw-') ? playwrightDriver(v as 'pw-trace') : bidiDriver(v as 'bidi-bare', pwPrefs));
+const driverFor = (v: FirefoxCostVariant, pwPrefs: FirefoxPrefs | null): Promise<Driver> => (v.startsWith('pw-') ? playwrightDriver(v as 'pw-trace') : bidiDriver(v as 'bidi-bare', pwPrefs));
 
 // ── the blocks ──────────────────────────────────────────────────────────────────────────────────
 
@@ -205,7 +203,7 @@ export interface FirefoxCostOptions { cycles: number; blocks: number; variants?:
 
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
-async function runBlock(variant: FirefoxCostVariant, block: number, cycles: number, origin: string, saves: () => number, pwPrefs: Record<string, string | number | boolean> | null): Promise<FirefoxCostBlock> {
+async function runBlock(variant: FirefoxCostVariant, block: number, cycles: number, origin: string, saves: () => number, pwPrefs: FirefoxPrefs | null): Promise<FirefoxCostBlock> {
   const driver = await driverFor(variant, pwPrefs);
   try {
     await driver.cycle(origin); // warm-up: not counted

@@ -46,10 +46,22 @@ const prefs: Record<string, string | number | boolean> = {
   'services.settings.server': 'data:,',
 };
 
+/** Firefox preferences by name, as a profile's user.js sets them. */
+export type FirefoxPrefs = Record<string, string | number | boolean>;
+
 /** Writes the profile's user.js: the prefs above, and `extra` over them (a proxy's, through-proxy.ts). */
-export function writeUserPrefs(profile: string, extra: Record<string, string | number | boolean> = {}): void {
+export function writeUserPrefs(profile: string, extra: FirefoxPrefs = {}): void {
   const lines = Object.entries({ ...prefs, ...extra }).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`);
   fs.writeFileSync(path.join(profile, 'user.js'), `${lines.join('\n')}\n`);
+}
+
+/** Reads a profile's user.js back (ours, or the one playwright-core writes): one `user_pref(name, value);` a line. */
+export function readUserPrefs(profile: string): FirefoxPrefs {
+  const out: FirefoxPrefs = {};
+  for (const m of fs.readFileSync(path.join(profile, 'user.js'), 'utf8').matchAll(/^user_pref\((".*?"),\s*(.*)\);$/gm)) {
+    out[JSON.parse(m[1]!) as string] = JSON.parse(m[2]!) as string | number | boolean;
+  }
+  return out;
 }
 
 export interface FirefoxProcess {

@@ -61,13 +61,14 @@ export function logStart(s: SessionStart): RunLogLine {
 }
 
 /** The sessions that ran at the same time as `start` (which ends at `at`): another session started before this one
- *  ended, and ended after this one started. A session with no end line counts only while its own process still
- *  runs: a run killed hours ago left a start line and nothing else, and did not overlap every run after it. */
+ *  ended, and ended after this one started. A session with no end line on this machine counts only while its own
+ *  process still runs: a run killed hours ago left a start line and nothing else, and did not overlap every run
+ *  after it. One with no end line on another machine still counts: whether it runs cannot be seen from here. */
 export function overlappingSessions(log: RunLogLine[], start: RunLogLine, at: string): string[] {
   const ended = new Map(log.filter((l) => l.event === 'end').map((l) => [l.session, l.at]));
   return log
     .filter((l) => l.event === 'start' && l.session !== start.session && l.at < at)
-    .filter((l) => (ended.has(l.session) ? ended.get(l.session)! > start.at : alive(l)))
+    .filter((l) => (ended.has(l.session) ? ended.get(l.session)! > start.at : l.host !== os.hostname() || alive(l)))
     .map((l) => l.session);
 }
 

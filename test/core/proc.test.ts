@@ -63,7 +63,8 @@ test("a run overlapped the sessions that ran beside it, not a session killed bef
     line('start', 'ended-before', ago(90)), line('end', 'ended-before', ago(60)),
     line('start', 'ended-during', ago(45)), line('end', 'ended-during', ago(20)),
     line('start', 'still-running', ago(0)), // its process (the child) started before its record and still runs
+    { ...line('start', 'on-another-machine', ago(600), 2 ** 22 + 7), host: `not-${os.hostname()}` } as RunLogLine, // cannot be looked at
     self,
   ];
-  assert.deepEqual(overlappingSessions(log, self, new Date(Date.now() + 1000).toISOString()), ['ended-during', 'still-running']);
+  assert.deepEqual(overlappingSessions(log, self, new Date(Date.now() + 1000).toISOString()), ['ended-during', 'still-running', 'on-another-machine']);
 });
