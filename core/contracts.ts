@@ -1085,6 +1085,10 @@ export type RunLogLine = {
    */
   executable?: string;
   /**
+   * how Firefox opened each page (FIREFOX_PAGES, pipeline/browser/firefox-pages.ts): tabs, a tab in a host window; absent: windows, a window per page, as playwright-core opens it
+   */
+  firefox_pages?: "tabs";
+  /**
    * end: the session's exit code
    */
   exit?: number;

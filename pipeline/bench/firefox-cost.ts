@@ -7,6 +7,9 @@
 //   pw-trace        playwright-core 1.64 (moz-firefox), as a layers trace: a binding and an init script per context
 //   pw-bare         the same without the binding and the init script            → their share
 //   pw-fission-off  pw-trace with fission.webContentIsolationStrategy = 0        → site isolation's share
+//   pw-tabs         pw-trace with each page a tab in a host window (FIREFOX_PAGES=tabs, browser/firefox-pages.ts),
+//                   not a window of its own                                       → the window's share
+//   pw-tabs-fission-off pw-tabs with site isolation off                          → both levers at once
 //   bidi-listening  our own raw BiDi client (bidi.ts) on the harness's own profile (firefox-process.ts),
 //                   subscribed as Playwright subscribes at connect (five modules, an auth intercept,
 //                   a response-body collector), a fresh user context per cycle
@@ -15,6 +18,8 @@
 //   bidi-pw-profile bidi-listening on the preferences Playwright writes into its own profile (read
 //                   from the user.js of a Playwright-launched Firefox), over the harness's
 //                                                                                 → the profiles' share
+//   bidi-pw-window  bidi-pw-profile with a new window per cycle, as Playwright opens a page, not a tab
+//                                                                                 → the window's share, raw
 //   pw-trace − bidi-pw-profile: Playwright's own per-context and per-page work
 //
 // CPU is Firefox's whole process tree from /proc: every live process's utime + stime, and every live
@@ -33,8 +38,9 @@ import { processTable, processTree, TICKS_PER_S } from '../../core/proc.ts';
 import { executablePath, launchOptions } from '../browser/launch.ts';
 import { connectBiDi, type BiDiConnection } from '../browser/bidi.ts';
 import { launchFirefoxProcess, readUserPrefs, type FirefoxPrefs } from '../browser/firefox-process.ts';
+import { openPagesAsTabs } from '../browser/firefox-pages.ts';
 
-export const firefoxCostVariants = ['pw-trace', 'pw-bare', 'pw-fission-off', 'bidi-pw-profile', 'bidi-listening', 'bidi-bare', 'bidi-fission-off'] as const;
+export const firefoxCostVariants = ['pw-trace', 'pw-bare', 'pw-fission-off', 'pw-tabs', 'pw-tabs-fission-off', 'bidi-pw-window', 'bidi-pw-profile', 'bidi-listening', 'bidi-bare', 'bidi-fission-off'] as const;
 export type FirefoxCostVariant = (typeof firefoxCostVariants)[number];
 
 const FISSION_OFF = { 'fission.webContentIsolationStrategy': 0 };
@@ -91,11 +97,15 @@ const WATCH = `(() => {
   new MutationObserver(() => seen()).observe(document, { subtree: true, childList: true, characterData: true });
 })();`;
 
-async function playwrightDriver(variant: 'pw-trace' | 'pw-bare' | 'pw-fission-off'): Promise<Driver> {
+type PlaywrightVariant = 'pw-trace' | 'pw-bare' | 'pw-fission-off' | 'pw-tabs' | 'pw-tabs-fission-off';
+
+async function playwrightDriver(variant: PlaywrightVariant): Promise<Driver> {
   const executable = executablePath('firefox');
   const before = childPids();
   const options = launchOptions('firefox');
-  const browser: Browser = await firefox.launch(variant === 'pw-fission-off' ? { ...options, firefoxUserPrefs: FISSION_OFF } : options);
+  const fissionOff = variant === 'pw-fission-off' || variant === 'pw-tabs-fission-off';
+  const browser: Browser = await firefox.launch(fissionOff ? { ...options, firefoxUserPrefs: FISSION_OFF } : options);
+  if (variant === 'pw-tabs' || variant === 'pw-tabs-fission-off') openPagesAsTabs(browser);
   const root = browserRoot(executable, before);
   return {
     root, version: browser.version(),
@@ -134,18 +144,21 @@ export async function playwrightFirefoxPrefs(): Promise<FirefoxPrefs> {
   }
 }
 
-async function bidiDriver(variant: 'bidi-pw-profile' | 'bidi-listening' | 'bidi-bare' | 'bidi-fission-off', pwPrefs: FirefoxPrefs | null): Promise<Driver> {
+type BidiVariant = 'bidi-pw-window' | 'bidi-pw-profile' | 'bidi-listening' | 'bidi-bare' | 'bidi-fission-off';
+
+async function bidiDriver(variant: BidiVariant, pwPrefs: FirefoxPrefs | null): Promise<Driver> {
   const executable = executablePath('firefox');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-firefox-cost-'));
   const before = childPids();
-  const extra = variant === 'bidi-fission-off' ? FISSION_OFF : variant === 'bidi-pw-profile' ? pwPrefs! : {};
+  const onPwProfile = variant === 'bidi-pw-profile' || variant === 'bidi-pw-window';
+  const extra = variant === 'bidi-fission-off' ? FISSION_OFF : onPwProfile ? pwPrefs! : {};
   const ff = await launchFirefoxProcess(executable, profile, 30_000, extra);
   const root = browserRoot(executable, before);
   let bidi: BiDiConnection | null = null;
   try {
     bidi = await connectBiDi(ff.sessionUrl);
     const session = await bidi.send<{ capabilities: { browserVersion: string } }>('session.new', { capabilities: { alwaysMatch: { webSocketUrl: true, unhandledPromptBehavior: { default: 'ignore' } } } });
-    if (variant === 'bidi-listening' || variant === 'bidi-pw-profile') {
+    if (variant === 'bidi-listening' || onPwProfile) {
       await bidi.send('session.subscribe', { events: PLAYWRIGHT_EVENTS });
       await bidi.send('network.addIntercept', { phases: ['authRequired'] });
       await bidi.send('network.addDataCollector', { dataTypes: ['response'], maxEncodedDataSize: 20_000_000 });
@@ -155,7 +168,7 @@ async function bidiDriver(variant: 'bidi-pw-profile' | 'bidi-listening' | 'bidi-
       root, version: session.capabilities.browserVersion,
       async cycle(origin) {
         const { userContext } = await b.send<{ userContext: string }>('browser.createUserContext', {});
-        const { context } = await b.send<{ context: string }>('browsingContext.create', { type: 'tab', userContext });
+        const { context } = await b.send<{ context: string }>('browsingContext.create', { type: variant === 'bidi-pw-window' ? 'window' : 'tab', userContext });
         await b.send('browsingContext.navigate', { context, url: origin + '/', wait: 'complete' });
         const result = await b.send<{ type: string; result?: { value?: unknown } }>('script.callFunction', {
           target: { context }, awaitPromise: true,
@@ -180,7 +193,7 @@ async function bidiDriver(variant: 'bidi-pw-profile' | 'bidi-listening' | 'bidi-
   }
 }
 
-const driverFor = (v: FirefoxCostVariant, pwPrefs: FirefoxPrefs | null): Promise<Driver> => (v.startsWith('pw-') ? playwrightDriver(v as 'pw-trace') : bidiDriver(v as 'bidi-bare', pwPrefs));
+const driverFor = (v: FirefoxCostVariant, pwPrefs: FirefoxPrefs | null): Promise<Driver> => (v.startsWith('pw-') ? playwrightDriver(v as PlaywrightVariant) : bidiDriver(v as BidiVariant, pwPrefs));
 
 // ── the blocks ──────────────────────────────────────────────────────────────────────────────────
 
@@ -227,7 +240,7 @@ async function runBlock(variant: FirefoxCostVariant, block: number, cycles: numb
 
 export async function runFirefoxCost(o: FirefoxCostOptions): Promise<FirefoxCostResults> {
   const variants = [...(o.variants ?? firefoxCostVariants)];
-  const pwPrefs = variants.includes('bidi-pw-profile') ? await playwrightFirefoxPrefs() : null;
+  const pwPrefs = variants.includes('bidi-pw-profile') || variants.includes('bidi-pw-window') ? await playwrightFirefoxPrefs() : null;
   const server = await startPageServer();
   const raw: FirefoxCostBlock[] = [];
   const loadBefore = os.loadavg()[0]!;
@@ -257,6 +270,10 @@ export async function runFirefoxCost(o: FirefoxCostOptions): Promise<FirefoxCost
   const shareDefs: [string, FirefoxCostVariant, FirefoxCostVariant][] = [
     ['the binding and init script a layers trace installs per context', 'pw-trace', 'pw-bare'],
     ['site isolation (fission.webContentIsolationStrategy 1 → 0), Playwright', 'pw-trace', 'pw-fission-off'],
+    ['a window per page, against a tab in a host window, Playwright', 'pw-trace', 'pw-tabs'],
+    ['site isolation, Playwright on tabs', 'pw-tabs', 'pw-tabs-fission-off'],
+    ['a window per page against a tab, raw BiDi on Playwright\'s preferences', 'bidi-pw-window', 'bidi-pw-profile'],
+    ["Playwright's own work per page on tabs (the window aside), on its own profile's preferences", 'pw-tabs', 'bidi-pw-profile'],
     ["Playwright's own work per context and page, on its own profile's preferences", 'pw-trace', 'bidi-pw-profile'],
     ["Playwright's profile preferences against the harness's, raw BiDi", 'bidi-pw-profile', 'bidi-listening'],
     ['the events, intercept and body collector Playwright subscribes at connect', 'bidi-listening', 'bidi-bare'],

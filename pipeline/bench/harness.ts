@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core';
 import type { TraceRow } from '../../core/contracts.ts';
 import { log } from '../../core/log.ts';
 import { launchBrowser, launchOptions, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
+import type { FirefoxPages } from '../browser/firefox-pages.ts';
 import { executeUnits, type RunPlan } from '../kernel/run.ts';
 import { sampleRss } from './memory.ts';
 
@@ -29,11 +30,13 @@ export interface Harness {
   browsers?: number;
   /** Chromium's executable (Firefox is always Debian's firefox-esr) */
   chromium: string;
+  /** how Firefox opens a page (browser/firefox-pages.ts); windows when not given, whatever FIREFOX_PAGES says */
+  firefoxPages?: FirefoxPages;
 }
 
 /** The browser a harness launches: always local (never BROWSER_WS_ENDPOINT), Chromium from its executable. */
 export async function launchFor(harness: Harness, name: BrowserName): Promise<LaunchedBrowser> {
-  if (name === 'firefox') return launchBrowser('firefox', null);
+  if (name === 'firefox') return launchBrowser('firefox', null, { firefoxPages: harness.firefoxPages ?? 'windows' });
   const browser = await chromium.launch({ ...launchOptions('chromium'), executablePath: harness.chromium });
   return { name, version: browser.version(), browser };
 }

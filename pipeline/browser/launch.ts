@@ -11,6 +11,7 @@ import { chromium, firefox, type Browser } from 'playwright-core';
 import { UsageError, RStackError } from '../../core/errors.ts';
 import { connectBrowser } from './remote.ts';
 import { chromiumProxyArgs, firefoxProxyPrefs, trustInProfile, type ProxySettings } from './through-proxy.ts';
+import { firefoxPagesFromEnv, openPagesAsTabs, type FirefoxPages } from './firefox-pages.ts';
 
 export type { ProxySettings };
 
@@ -52,9 +53,13 @@ export function executablePath(name: BrowserName): string {
   return found;
 }
 
-/** How a launch differs from the default: `proxy`, every request through it (through-proxy.ts). */
+/**
+ * How a launch differs from the default: `proxy`, every request through it (through-proxy.ts);
+ * `firefoxPages`, how Firefox opens a page (firefox-pages.ts; default FIREFOX_PAGES, else windows).
+ */
 export interface LaunchExtras {
   proxy?: ProxySettings;
+  firefoxPages?: FirefoxPages;
 }
 
 /** The launch options of Debian's browser: the same for a local launch and a browser server (server.ts). */
@@ -77,13 +82,20 @@ export function browserExecutable(name: BrowserName, endpoint: string | null = p
  * CA the browser trusts that CA (a browser that runs already cannot be made to: refused).
  */
 export async function launchBrowser(name: BrowserName, endpoint: string | null = process.env.BROWSER_WS_ENDPOINT || null, extras: LaunchExtras = {}): Promise<LaunchedBrowser> {
+  const pages = name === 'firefox' ? (extras.firefoxPages ?? firefoxPagesFromEnv()) : 'windows';
   if (endpoint) {
     if (extras.proxy) throw new UsageError(`a browser that runs already (BROWSER_WS_ENDPOINT=${endpoint}) cannot be sent through the fault proxy: launch one here`);
+    if (pages === 'tabs') throw new UsageError(`FIREFOX_PAGES=tabs works inside a browser launched here, not one that runs already (BROWSER_WS_ENDPOINT=${endpoint})`);
     return connectBrowser(name, endpoint);
   }
-  if (name === 'firefox' && extras.proxy?.ca) return launchFirefoxTrusting(extras);
-  const browser = await (name === 'chromium' ? chromium : firefox).launch(launchOptions(name, extras));
-  return { name, version: browser.version(), browser };
+  const launched = name === 'firefox' && extras.proxy?.ca
+    ? await launchFirefoxTrusting(extras)
+    : await (async () => {
+      const browser = await (name === 'chromium' ? chromium : firefox).launch(launchOptions(name, extras));
+      return { name, version: browser.version(), browser };
+    })();
+  if (pages === 'tabs') openPagesAsTabs(launched.browser);
+  return launched;
 }
 
 /** Firefox on a profile of our own whose NSS store trusts the proxy's CA; the profile goes when the browser does. */

@@ -1,10 +1,13 @@
 // The browser layer's contract, tested by the SAME assertions in Chromium (CDP) and Firefox
 // (Playwright's events over WebDriver BiDi): one vocabulary, one clock, response started kept apart
 // from response completed, redirects folded into one chain, aborts as failures, and a DOM probe that
-// runs before the page's own scripts.
+// runs before the page's own scripts. Firefox runs it on both of its paths to a page
+// (pipeline/browser/firefox-pages.ts: a window per page, or a tab in a host window), and the two
+// record the same events.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserNames, launchBrowser } from '../../../pipeline/browser/launch.ts';
+import { browserNames, launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
+import type { FirefoxPages } from '../../../pipeline/browser/firefox-pages.ts';
 import { installProbe, startRecorder } from '../../../pipeline/browser/recorder.ts';
 import { startFixtureServer, send, sendHtml, now } from '../../../fixtures/server.ts';
 import { serverEvents } from '../../../pipeline/evidence/condition.ts';
@@ -58,11 +61,11 @@ function contractApp() {
   };
 }
 
-async function record(name: (typeof browserNames)[number]): Promise<{ events: EvidenceEvent[]; version: string }> {
+async function record(name: BrowserName, firefoxPages: FirefoxPages = 'windows'): Promise<{ events: EvidenceEvent[]; version: string }> {
   const server = await startFixtureServer();
   const { app, log } = contractApp();
   server.load(app);
-  const launched = await launchBrowser(name);
+  const launched = await launchBrowser(name, null, { firefoxPages });
   try {
     const context = await launched.browser.newContext();
     await installProbe(context);
@@ -84,9 +87,13 @@ async function record(name: (typeof browserNames)[number]): Promise<{ events: Ev
 
 const chainTo = (events: EvidenceEvent[], path: string) => chainsOf(events).find((c) => c.hops.some((h) => pathOf(h.url) === path));
 
-for (const name of browserNames) {
-  test(`browser-layer contract in ${name}`, async () => {
-    const { events, version } = await record(name);
+const paths: [BrowserName, FirefoxPages][] = [...browserNames.map((n): [BrowserName, FirefoxPages] => [n, 'windows']), ['firefox', 'tabs']];
+const recorded = new Map<string, EvidenceEvent[]>();
+
+for (const [name, pages] of paths) {
+  test(`browser-layer contract in ${name}${name === 'firefox' ? ` (pages as ${pages})` : ''}`, async () => {
+    const { events, version } = await record(name, pages);
+    if (name === 'firefox') recorded.set(pages, events);
 
     // one vocabulary: every event is a valid trace event, whatever the driver
     validate('trace', {
@@ -143,3 +150,16 @@ for (const name of browserNames) {
     assert.ok(received.t_ms >= stream.request_t_ms - 2 - u && received.t_ms <= stream.terminal!.t_ms, `server ${received.t_ms}, browser ${stream.request_t_ms}–${stream.terminal!.t_ms}`);
   });
 }
+
+// What each event is, without its times and ids: the two Firefox paths must give the same list
+const signature = (events: EvidenceEvent[]) => events
+  .filter((e) => e.source !== 'runner' || e.type === 'dispatch')
+  .map((e) => `${e.source}/${e.type} ${e.url ? pathOf(e.url) : ''}${e.status ? ` ${e.status}` : ''}`)
+  .sort();
+
+test('Firefox records the same events for the same page whether its page is a window or a tab in a host window', () => {
+  const windows = recorded.get('windows');
+  const tabs = recorded.get('tabs');
+  assert.ok(windows && tabs, 'both Firefox contract tests ran first');
+  assert.deepEqual(signature(tabs), signature(windows));
+});

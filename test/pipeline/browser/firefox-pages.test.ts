@@ -1,0 +1,69 @@
+// How Firefox opens a page (pipeline/browser/firefox-pages.ts), in Debian's Firefox: under `tabs` a
+// page is a tab in the foreground of a host window that holds no other page, so what a page can see
+// of itself is what it sees in a window of its own, at three pages at once as alone: shown, focused,
+// animated, a history of one entry, the same sizes. Host windows are made only when all are busy and
+// reused after. The choice is refused when it is not one, and where it cannot work (a remote browser).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../../../pipeline/browser/launch.ts';
+import { firefoxPagesFromEnv, hostWindowCount } from '../../../pipeline/browser/firefox-pages.ts';
+import { startFixtureServer, sendHtml } from '../../../fixtures/server.ts';
+import { UsageError } from '../../../core/errors.ts';
+
+const PAGE = '<!doctype html><title>seen</title><button id="b">b</button>';
+
+/** What a page sees of itself, after one animation frame (none comes to a page that is not shown). */
+async function seen(browser: Browser, origin: string, at: number) {
+  const contexts = await Promise.all(Array.from({ length: at }, () => browser.newContext()));
+  try {
+    const pages = await Promise.all(contexts.map((c) => c.newPage()));
+    await Promise.all(pages.map((p) => p.goto(`${origin}/`)));
+    return await Promise.all(pages.map((p) => p.evaluate(() => new Promise((resolve) => {
+      const frame = setTimeout(() => resolve('no animation frame within 5 s'), 5000);
+      requestAnimationFrame(() => {
+        clearTimeout(frame);
+        resolve({
+          visibility: document.visibilityState, hidden: document.hidden, focus: document.hasFocus(), history: history.length,
+          opener: window.opener === null, inner: [innerWidth, innerHeight], outer: [outerWidth, outerHeight], screen: [screen.width, screen.height],
+        });
+      });
+    }))));
+  } finally {
+    await Promise.all(contexts.map((c) => c.close()));
+  }
+}
+
+test('Firefox: a page sees the same of itself as a window or as a tab in a host window, alone and three at once; host windows are reused', async () => {
+  const server = await startFixtureServer();
+  server.load({ stateAt: () => null, routes: { 'GET /': (_q: unknown, res: never) => sendHtml(res, PAGE) } } as never);
+  const windows = await launchBrowser('firefox', null, { firefoxPages: 'windows' });
+  const tabs = await launchBrowser('firefox', null, { firefoxPages: 'tabs' });
+  try {
+    assert.equal(hostWindowCount(windows.browser), null, 'the windows path makes no host window');
+    assert.equal(hostWindowCount(tabs.browser), 0, 'no host window before the first page');
+    const alone = await seen(windows.browser, server.origin, 1);
+    assert.deepEqual((alone[0] as { visibility: string }).visibility, 'visible', JSON.stringify(alone));
+    assert.deepEqual(await seen(tabs.browser, server.origin, 1), alone);
+    assert.equal(hostWindowCount(tabs.browser), 1);
+    const three = await seen(windows.browser, server.origin, 3);
+    // the focus goes to one window of three: which one is the window manager's, on both paths
+    const unfocused = (r: unknown[]) => r.map((x) => ({ ...(x as object), focus: null }));
+    assert.deepEqual(unfocused(three), unfocused([alone[0], alone[0], alone[0]]));
+    assert.deepEqual(unfocused(await seen(tabs.browser, server.origin, 3)), unfocused(three));
+    assert.equal(hostWindowCount(tabs.browser), 3, 'one host window per page open at once');
+    await seen(tabs.browser, server.origin, 2);
+    assert.equal(hostWindowCount(tabs.browser), 3, 'free host windows are reused');
+  } finally {
+    await windows.browser.close();
+    await tabs.browser.close();
+    await server.close();
+  }
+});
+
+test('FIREFOX_PAGES: windows by default, tabs when asked, anything else refused; tabs refused for a browser that runs elsewhere', async () => {
+  assert.equal(firefoxPagesFromEnv({}), 'windows');
+  assert.equal(firefoxPagesFromEnv({ FIREFOX_PAGES: 'tabs' }), 'tabs');
+  assert.throws(() => firefoxPagesFromEnv({ FIREFOX_PAGES: 'tab' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PAGES takes windows or tabs, not "tab"/.test(e.message));
+  await assert.rejects(launchBrowser('firefox', 'ws://127.0.0.1:9/x', { firefoxPages: 'tabs' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PAGES=tabs/.test(e.message));
+});
