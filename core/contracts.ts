@@ -1085,9 +1085,9 @@ export type RunLogLine = {
    */
   executable?: string;
   /**
-   * how Firefox opened each page (FIREFOX_PAGES, pipeline/browser/firefox-pages.ts): tabs, a tab in a host window; absent: windows, a window per page, as playwright-core opens it
+   * the path Firefox's trials took (FIREFOX_PATH, pipeline/browser/firefox-path.ts): lean, each page a tab in a host window and site isolation off; absent: playwright, a window per page and site isolation on, as playwright-core runs Firefox
    */
-  firefox_pages?: "tabs";
+  firefox_path?: "lean";
   /**
    * end: the session's exit code
    */
@@ -1466,6 +1466,10 @@ export interface RedoArm {
    * units at once; null: the arm runs one at a time and takes no --workers
    */
   workers: number | null;
+  /**
+   * a Firefox arm: the path its trials took (pipeline/browser/firefox-path.ts); absent in a Chromium arm, and in summaries written before the lean path existed, which took playwright's
+   */
+  firefox_path?: "playwright" | "lean";
   /**
    * the arm's run target's exit code
    */

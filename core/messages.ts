@@ -120,9 +120,9 @@ export const messages = {
     `--workers ${workers}: a registered ${arm} run takes at most ${most} row${most > 1 ? 's' : ''} at once (${source}); a --smoke run may take more`,
   evidenceRowsPerBrowser: (arm: string, workers: number, browsers: number, perBrowser: number, source: string) =>
     `--workers ${workers} --browsers ${browsers}: a registered ${arm} run takes at most ${perBrowser} row${perBrowser > 1 ? 's' : ''} at once in each browser process (${source}); give --browsers ${Math.ceil(workers / perBrowser)}`,
-  firefoxTabsNotRegistered: (arm: string) =>
-    `FIREFOX_PAGES=tabs: no frozen amendment lets a registered ${arm} run open Firefox's pages as tabs (issue 38: adopted only where reruns agree with the registered rows within Firefox's own spread); ` +
-    'unset it for the registered path (windows), or use it with --smoke or make reproduce REDO=1, which write nothing into the record',
+  firefoxLeanNotRegistered: (arm: string) =>
+    `FIREFOX_PATH=lean: no frozen amendment lets a registered ${arm} run take Firefox's lean path (issue 38: adopted only where reruns agree with the registered rows within Firefox's own spread); ` +
+    'unset it for the registered path (playwright), or use it with --smoke or make reproduce REDO=1, which write nothing into the record',
   registeredRunBusy: (sessions: string[]) =>
     `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,
   // one writer per run slot (pipeline/kernel/run-lock.ts)

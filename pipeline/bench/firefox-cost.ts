@@ -7,9 +7,9 @@
 //   pw-trace        playwright-core 1.64 (moz-firefox), as a layers trace: a binding and an init script per context
 //   pw-bare         the same without the binding and the init script            → their share
 //   pw-fission-off  pw-trace with fission.webContentIsolationStrategy = 0        → site isolation's share
-//   pw-tabs         pw-trace with each page a tab in a host window (FIREFOX_PAGES=tabs, browser/firefox-pages.ts),
+//   pw-tabs         pw-trace with each page a tab in a host window (the lean path's tab, browser/firefox-path.ts),
 //                   not a window of its own                                       → the window's share
-//   pw-tabs-fission-off pw-tabs with site isolation off                          → both levers at once
+//   pw-tabs-fission-off pw-tabs with site isolation off: the lean path (FIREFOX_PATH=lean) → both levers at once
 //   bidi-listening  our own raw BiDi client (bidi.ts) on the harness's own profile (firefox-process.ts),
 //                   subscribed as Playwright subscribes at connect (five modules, an auth intercept,
 //                   a response-body collector), a fresh user context per cycle
@@ -38,12 +38,12 @@ import { processTable, processTree, TICKS_PER_S } from '../../core/proc.ts';
 import { executablePath, launchOptions } from '../browser/launch.ts';
 import { connectBiDi, type BiDiConnection } from '../browser/bidi.ts';
 import { launchFirefoxProcess, readUserPrefs, type FirefoxPrefs } from '../browser/firefox-process.ts';
-import { openPagesAsTabs } from '../browser/firefox-pages.ts';
+import { LEAN_PREFS, openPagesAsTabs } from '../browser/firefox-path.ts';
 
 export const firefoxCostVariants = ['pw-trace', 'pw-bare', 'pw-fission-off', 'pw-tabs', 'pw-tabs-fission-off', 'bidi-pw-window', 'bidi-pw-profile', 'bidi-listening', 'bidi-bare', 'bidi-fission-off'] as const;
 export type FirefoxCostVariant = (typeof firefoxCostVariants)[number];
 
-const FISSION_OFF = { 'fission.webContentIsolationStrategy': 0 };
+const FISSION_OFF = LEAN_PREFS; // site isolation off: fission.webContentIsolationStrategy 0
 
 /** The one page: a button whose POST the server answers, then "Saved" in the page (127.0.0.1 only). */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>cycle</title>

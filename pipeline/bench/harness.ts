@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 import type { TraceRow } from '../../core/contracts.ts';
 import { log } from '../../core/log.ts';
 import { launchBrowser, launchOptions, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
-import type { FirefoxPages } from '../browser/firefox-pages.ts';
+import type { FirefoxPath } from '../browser/firefox-path.ts';
 import { executeUnits, type RunPlan } from '../kernel/run.ts';
 import { sampleRss } from './memory.ts';
 
@@ -30,13 +30,13 @@ export interface Harness {
   browsers?: number;
   /** Chromium's executable (Firefox is always Debian's firefox-esr) */
   chromium: string;
-  /** how Firefox opens a page (browser/firefox-pages.ts); windows when not given, whatever FIREFOX_PAGES says */
-  firefoxPages?: FirefoxPages;
+  /** the path a Firefox trial takes (browser/firefox-path.ts); playwright when not given, whatever FIREFOX_PATH says */
+  firefoxPath?: FirefoxPath;
 }
 
 /** The browser a harness launches: always local (never BROWSER_WS_ENDPOINT), Chromium from its executable. */
 export async function launchFor(harness: Harness, name: BrowserName): Promise<LaunchedBrowser> {
-  if (name === 'firefox') return launchBrowser('firefox', null, { firefoxPages: harness.firefoxPages ?? 'windows' });
+  if (name === 'firefox') return launchBrowser('firefox', null, { firefoxPath: harness.firefoxPath ?? 'playwright' });
   const browser = await chromium.launch({ ...launchOptions('chromium'), executablePath: harness.chromium });
   return { name, version: browser.version(), browser };
 }

@@ -110,7 +110,7 @@ function summarize(v: VariantTotals) {
     harness: v.harness.name,
     workers: v.harness.workers,
     browsers: v.harness.browsers ?? 1,
-    firefox_pages: v.harness.firefoxPages ?? 'windows',
+    firefox_path: v.harness.firefoxPath ?? 'playwright',
     loaded: v.loaded,
     traces: n,
     wall_s: r3(wallMs / 1000),

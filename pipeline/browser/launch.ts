@@ -11,7 +11,7 @@ import { chromium, firefox, type Browser } from 'playwright-core';
 import { UsageError, RStackError } from '../../core/errors.ts';
 import { connectBrowser } from './remote.ts';
 import { chromiumProxyArgs, firefoxProxyPrefs, trustInProfile, type ProxySettings } from './through-proxy.ts';
-import { firefoxPagesFromEnv, openPagesAsTabs, type FirefoxPages } from './firefox-pages.ts';
+import { LEAN_PREFS, firefoxPathFromEnv, openPagesAsTabs, type FirefoxPath } from './firefox-path.ts';
 
 export type { ProxySettings };
 
@@ -55,20 +55,20 @@ export function executablePath(name: BrowserName): string {
 
 /**
  * How a launch differs from the default: `proxy`, every request through it (through-proxy.ts);
- * `firefoxPages`, how Firefox opens a page (firefox-pages.ts; default FIREFOX_PAGES, else windows).
+ * `firefoxPath`, the path a Firefox trial takes (firefox-path.ts; default FIREFOX_PATH, else playwright).
  */
 export interface LaunchExtras {
   proxy?: ProxySettings;
-  firefoxPages?: FirefoxPages;
+  firefoxPath?: FirefoxPath;
 }
 
-/** The launch options of Debian's browser: the same for a local launch and a browser server (server.ts). */
+/** The launch options of Debian's browser: the same for a local launch and a browser server (server.ts); the lean path's preferences only when `firefoxPath` says lean. */
 export function launchOptions(name: BrowserName, extras: LaunchExtras = {}) {
   const executable = executablePath(name);
   const { proxy } = extras;
-  return name === 'chromium'
-    ? { executablePath: executable, args: proxy ? [...chromiumArgs, ...chromiumProxyArgs(proxy)] : chromiumArgs, headless: true }
-    : ({ executablePath: executable, headless: true, channel: 'moz-firefox', ...(proxy ? { firefoxUserPrefs: firefoxProxyPrefs(proxy) } : {}) } as Parameters<typeof firefox.launch>[0]);
+  if (name === 'chromium') return { executablePath: executable, args: proxy ? [...chromiumArgs, ...chromiumProxyArgs(proxy)] : chromiumArgs, headless: true };
+  const prefs = { ...(proxy ? firefoxProxyPrefs(proxy) : {}), ...(extras.firefoxPath === 'lean' ? LEAN_PREFS : {}) };
+  return { executablePath: executable, headless: true, channel: 'moz-firefox', ...(Object.keys(prefs).length ? { firefoxUserPrefs: prefs } : {}) } as Parameters<typeof firefox.launch>[0];
 }
 
 /** What a run records of the browser it will use (data/runs.jsonl): the executable launchBrowser starts, or the endpoint it connects to. */
@@ -82,19 +82,20 @@ export function browserExecutable(name: BrowserName, endpoint: string | null = p
  * CA the browser trusts that CA (a browser that runs already cannot be made to: refused).
  */
 export async function launchBrowser(name: BrowserName, endpoint: string | null = process.env.BROWSER_WS_ENDPOINT || null, extras: LaunchExtras = {}): Promise<LaunchedBrowser> {
-  const pages = name === 'firefox' ? (extras.firefoxPages ?? firefoxPagesFromEnv()) : 'windows';
+  const firefoxPath = name === 'firefox' ? (extras.firefoxPath ?? firefoxPathFromEnv()) : 'playwright';
   if (endpoint) {
     if (extras.proxy) throw new UsageError(`a browser that runs already (BROWSER_WS_ENDPOINT=${endpoint}) cannot be sent through the fault proxy: launch one here`);
-    if (pages === 'tabs') throw new UsageError(`FIREFOX_PAGES=tabs works inside a browser launched here, not one that runs already (BROWSER_WS_ENDPOINT=${endpoint})`);
+    if (firefoxPath === 'lean') throw new UsageError(`FIREFOX_PATH=lean works inside a browser launched here, not one that runs already (BROWSER_WS_ENDPOINT=${endpoint})`);
     return connectBrowser(name, endpoint);
   }
+  const withPath = { ...extras, firefoxPath };
   const launched = name === 'firefox' && extras.proxy?.ca
-    ? await launchFirefoxTrusting(extras)
+    ? await launchFirefoxTrusting(withPath)
     : await (async () => {
-      const browser = await (name === 'chromium' ? chromium : firefox).launch(launchOptions(name, extras));
+      const browser = await (name === 'chromium' ? chromium : firefox).launch(launchOptions(name, withPath));
       return { name, version: browser.version(), browser };
     })();
-  if (pages === 'tabs') openPagesAsTabs(launched.browser);
+  if (firefoxPath === 'lean') openPagesAsTabs(launched.browser);
   return launched;
 }
 

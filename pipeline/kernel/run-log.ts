@@ -51,7 +51,7 @@ export function runningSessions(log = readRunLog()): RunLogLine[] {
   return log.filter((l) => l.event === 'start' && !ended.has(l.session) && l.pid !== process.pid && alive(l));
 }
 
-export type SessionStart = Pick<RunLogLine, 'run_id' | 'study' | 'arm' | 'browser' | 'file' | 'registered' | 'rows' | 'selection' | 'redo' | 'total' | 'workers' | 'browsers' | 'executable' | 'firefox_pages'>;
+export type SessionStart = Pick<RunLogLine, 'run_id' | 'study' | 'arm' | 'browser' | 'file' | 'registered' | 'rows' | 'selection' | 'redo' | 'total' | 'workers' | 'browsers' | 'executable' | 'firefox_path'>;
 
 export function logStart(s: SessionStart): RunLogLine {
   const at = new Date().toISOString();

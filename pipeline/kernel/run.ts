@@ -34,7 +34,7 @@ import { logEnd, logStart, runningSessions, type RunLogLine } from './run-log.ts
 import { lockRunSlot } from './run-lock.ts';
 import type { TraceRow } from '../../core/contracts.ts';
 import { browserExecutable, launchBrowser, type BrowserName, type LaunchedBrowser } from '../browser/launch.ts';
-import { firefoxPagesFromEnv } from '../browser/firefox-pages.ts';
+import { firefoxPathFor, firefoxPathFromEnv, leanPathAdopted } from '../browser/firefox-path.ts';
 
 /** The fields every trace row carries that the skeleton, not the study, fills in. */
 export type RowHeader = Pick<TraceRow, 'schema' | 'study' | 'arm' | 'run_id' | 'browser' | 'ledger_head' | 'smoke'>;
@@ -137,8 +137,10 @@ export async function runArm<U, R extends TraceRow, W = void>(
   if (!units.length) throw new UsageError(messages.noUnitMatches(only, flags.shard));
   const selection = [only ? `--only ${only}` : '', shard ? `--shard ${flags.shard}` : ''].filter(Boolean).join(' ') || null;
   const registered = !flags.smoke;
-  const firefoxPages = p.browser === 'firefox' ? firefoxPagesFromEnv() : null;
-  if (registered && firefoxPages === 'tabs' && outputRoot() === root()) throw new UsageError(messages.firefoxTabsNotRegistered(`${p.study} ${p.arm}`));
+  // the arm's Firefox path (browser/firefox-path.ts), for every browser this process launches
+  const firefoxPath = p.browser === 'firefox' ? firefoxPathFor(p.study, p.arm) : null;
+  if (registered && firefoxPath === 'lean' && outputRoot() === root() && !leanPathAdopted(p.study, p.arm)) throw new UsageError(messages.firefoxLeanNotRegistered(`${p.study} ${p.arm}`));
+  if (firefoxPath) process.env.FIREFOX_PATH = firefoxPath;
   if (registered) {
     const others = runningSessions().filter((s) => s.registered);
     if (others.length && !shard) throw new RStackError(messages.registeredRunBusy(others.map((s) => s.session)), { exitCode: 2 });
@@ -185,7 +187,7 @@ async function writeRun<U, R extends TraceRow, W>(
       rows: writer.existingRows, selection, redo: flags.redo ?? null, total: units.length, workers: flags.workers,
       ...((flags.browsers ?? 1) > 1 ? { browsers: Math.min(flags.browsers!, flags.workers) } : {}),
       executable: browserExecutable(p.browser),
-      ...(p.browser === 'firefox' && firefoxPagesFromEnv() === 'tabs' ? { firefox_pages: 'tabs' as const } : {}),
+      ...(p.browser === 'firefox' && firefoxPathFromEnv() === 'lean' ? { firefox_path: 'lean' as const } : {}),
     });
   } catch (error) {
     throw error instanceof WriteError ? writeFailed(error) : error;

@@ -18,7 +18,7 @@ import { runModelBench } from '../bench/models.ts';
 import type { Harness } from '../bench/harness.ts';
 import { executablePath } from '../browser/launch.ts';
 import { measureVerifierOverhead } from '../bench/verifier-overhead.ts';
-import { firefoxPagesHelp, parseFirefoxPages } from '../browser/firefox-pages.ts';
+import { firefoxPathHelp, parseFirefoxPath } from '../browser/firefox-path.ts';
 import { firefoxCostVariants, runFirefoxCost, type FirefoxCostVariant } from '../bench/firefox-cost.ts';
 import { FAST_BROWSERS, FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
 import { REGISTERED_MAX_WORKERS, registeredBrowsers } from '../evidence/matrix.ts';
@@ -57,7 +57,7 @@ await main({
     'evidence-firefox-workers': { type: 'string', default: String(OURS_WORKERS['evidence-firefox']), help: 'ours: rows at once in the evidence Firefox slice (Arm A)' },
     'evidence-firefox-browsers': { type: 'string', default: String(OURS_BROWSERS['evidence-firefox']), help: "ours: Firefox processes the evidence Firefox slice's rows are spread over" },
     chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
-    'firefox-pages': { type: 'string', default: 'windows', help: `ours' Firefox pages: ${firefoxPagesHelp}; the naive harness always opens windows` },
+    'firefox-path': { type: 'string', default: 'playwright', help: `ours' Firefox path: ${firefoxPathHelp}; the naive harness always takes playwright` },
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
     out: { type: 'string', help: "the results file (default bench/results.json, or bench/load-results.json with --load, or bench/report-results.json with --report); the report's measurement is written beside it as report-results.json" },
     scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
@@ -114,8 +114,8 @@ await main({
     const full = executablePath('chromium');
     const oursChromium = chromiumChoice(values.chromium) ?? full;
     const naive: Harness = { name: 'naive', workers: 1, chromium: full };
-    const firefoxPages = parseFirefoxPages(values['firefox-pages']!);
-    const ours = (workers: number, browsers = 1): Harness => ({ name: 'ours', workers, browsers, chromium: oursChromium, firefoxPages });
+    const firefoxPath = parseFirefoxPath(values['firefox-path']!);
+    const ours = (workers: number, browsers = 1): Harness => ({ name: 'ours', workers, browsers, chromium: oursChromium, firefoxPath });
     const stamp = stampNow();
     const scratchDir = path.resolve(values.scratch ?? path.join(codeRoot, 'bench', 'scratch', stamp));
     const out = path.resolve(values.out ?? path.join(codeRoot, 'bench', values.load ? 'load-results.json' : 'results.json'));

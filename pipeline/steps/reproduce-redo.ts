@@ -31,7 +31,7 @@ import { summariesBeside, type SummaryTable } from '../../analysis/run-summary.t
 import type { BrowserName } from '../browser/launch.ts';
 import { gate } from '../kernel/gate.ts';
 import { FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
-import { firefoxPagesHelp, parseFirefoxPages, type FirefoxPages } from '../browser/firefox-pages.ts';
+import { firefoxPathFor, firefoxPathHelp, parseFirefoxPath, type FirefoxPath } from '../browser/firefox-path.ts';
 import { REGISTERED_MAX_WORKERS, registeredBrowsers } from '../evidence/matrix.ts';
 import { writeFileAtomic } from '../kernel/files.ts';
 import { codeState, readRunLog, runningSessions } from '../kernel/run-log.ts';
@@ -143,12 +143,12 @@ function changedFiles(before: Map<string, string>, after: Map<string, string>): 
 }
 
 /** Runs the arm's target into the scratch folder; its stdout goes to the log file, its progress to our stderr. */
-function runTarget(arm: Arm, scratch: string, selection: Selection, logFile: string, chromiumPath: string | null, firefoxPages: FirefoxPages): Promise<{ exit: number; signal: NodeJS.Signals | null }> {
+function runTarget(arm: Arm, scratch: string, selection: Selection, logFile: string, chromiumPath: string | null, firefoxPath: FirefoxPath | undefined): Promise<{ exit: number; signal: NodeJS.Signals | null }> {
   const command = [...(arm.wrap ?? []), process.execPath, bin, arm.verb, ...arm.args, ...selectionArgs(selection)];
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: codeRoot, env: { ...process.env, RSTACK_SCRATCH: scratch, FIREFOX_PAGES: firefoxPages, ...(chromiumPath ? { CHROMIUM_PATH: chromiumPath } : {}) }, stdio: ['ignore', out, 'inherit'] });
+    const child = spawn(command[0]!, command.slice(1), { cwd: codeRoot, env: { ...process.env, RSTACK_SCRATCH: scratch, ...(firefoxPath ? { FIREFOX_PATH: firefoxPath } : {}), ...(chromiumPath ? { CHROMIUM_PATH: chromiumPath } : {}) }, stdio: ['ignore', out, 'inherit'] });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       fs.closeSync(out);
@@ -274,7 +274,7 @@ function checkScratch(scratch: string): void {
   if (within(root(), scratch) || within(scratch, paths.data()) || within(scratch, paths.manifests())) throw new UsageError(messages.redo.scratchInRecord(scratch));
 }
 
-export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: string | null; firefoxPages?: FirefoxPages; armB: boolean; arms?: string[]; only?: string; shard?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
+export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: string | null; firefoxPath?: FirefoxPath; armB: boolean; arms?: string[]; only?: string; shard?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
   // the registered runs are looked up in the root: this process never writes, its children write to the scratch folder
   delete process.env.RSTACK_SCRATCH;
   const startedAt = new Date();
@@ -321,7 +321,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
       log({ kind: 'info', message: `[${i + 1}/${chosen.length}] ${arm.name}: ${arm.verb} ${[...arm.args, ...selectionArgs(selection)].join(' ')}` });
       const logFile = path.join(scratch, 'logs', `${arm.name}${selection.shard ? `-shard${selection.shard.index}of${selection.shard.count}` : ''}.txt`);
       const t0 = performance.now();
-      ended = await runTarget(arm, scratch, selection, logFile, chromiumPath, options.firefoxPages ?? 'windows');
+      ended = await runTarget(arm, scratch, selection, logFile, chromiumPath, options.firefoxPath);
       wallS = Math.round(performance.now() - t0) / 1000;
       // stopped by the user (Ctrl-C, kill): stop the rerun the same way; a crash is the arm's failure
       if (ended.signal && ['SIGINT', 'SIGTERM', 'SIGHUP'].includes(ended.signal)) process.kill(process.pid, ended.signal);
@@ -333,7 +333,8 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     const [registered, rerun] = [rowsOf(registeredFile), rowsOf(scratchFile)];
     const c = compareRuns(registered, rerun);
     const result: RedoArm = {
-      arm: arm.name, study: arm.study, browser: arm.browser, workers: arm.workers, exit: ended.exit, wall_s: wallS, rows: rerun.length,
+      arm: arm.name, study: arm.study, browser: arm.browser, workers: arm.workers,
+      ...(arm.browser === 'firefox' ? { firefox_path: options.firefoxPath ?? firefoxPathFor(arm.study, arm.naming.arm, {}) } : {}), exit: ended.exit, wall_s: wallS, rows: rerun.length,
       registered_file: registeredFile ? rel(registeredFile) : null, registered_rows: registered.length,
       scratch_file: scratchFile ? path.relative(scratch, scratchFile).split(path.sep).join('/') : null,
       same: c.same, flips: c.flips.map((f) => ({ unit: f.key, change: flipChange(f) })), flagged_flips: c.flagged.map((f) => ({ unit: f.key, change: flipChange(f) })),
@@ -375,7 +376,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
       'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: what their amendments allow, ${REGISTERED_MAX_WORKERS.controlled} in the controlled arm, ${REGISTERED_MAX_WORKERS['arm-a']} in Arm A, ${armBRegisteredWorkers(readManifest(manifestPath()).id)} in Arm B)` },
       chromium: { type: 'string', default: 'shell', help: `the Chromium arms' binary: ${chromiumChoiceHelp}; the scratch run log records which` },
-      'firefox-pages': { type: 'string', default: process.env.FIREFOX_PAGES || 'windows', help: `the Firefox arms' pages: ${firefoxPagesHelp}; default FIREFOX_PAGES, else windows; the scratch run log records tabs` },
+      'firefox-path': { type: 'string', default: process.env.FIREFOX_PATH || undefined, help: `the Firefox arms' path: ${firefoxPathHelp}; default FIREFOX_PATH, else each arm's own (lean where an amendment adopted it, else playwright); the scratch run log records lean` },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },
       only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },
@@ -389,7 +390,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           evidence: values['evidence-workers'] === undefined ? null : intOption(values['evidence-workers'], 'evidence-workers', 1),
         },
         chromium: chromiumChoice(values.chromium),
-        firefoxPages: parseFirefoxPages(values['firefox-pages']!),
+        firefoxPath: values['firefox-path'] ? parseFirefoxPath(values['firefox-path']) : undefined,
         armB: !values['skip-arm-b'],
         arms: values.arms?.split(',').map((s) => s.trim()).filter(Boolean),
         only: values.only,

@@ -1,13 +1,13 @@
 // The browser layer's contract, tested by the SAME assertions in Chromium (CDP) and Firefox
 // (Playwright's events over WebDriver BiDi): one vocabulary, one clock, response started kept apart
 // from response completed, redirects folded into one chain, aborts as failures, and a DOM probe that
-// runs before the page's own scripts. Firefox runs it on both of its paths to a page
-// (pipeline/browser/firefox-pages.ts: a window per page, or a tab in a host window), and the two
-// record the same events.
+// runs before the page's own scripts. Firefox runs it on both of its paths
+// (pipeline/browser/firefox-path.ts: Playwright's, a window per page; the lean one, a tab in a host
+// window with site isolation off), and the two record the same events.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserNames, launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
-import type { FirefoxPages } from '../../../pipeline/browser/firefox-pages.ts';
+import type { FirefoxPath } from '../../../pipeline/browser/firefox-path.ts';
 import { installProbe, startRecorder } from '../../../pipeline/browser/recorder.ts';
 import { startFixtureServer, send, sendHtml, now } from '../../../fixtures/server.ts';
 import { serverEvents } from '../../../pipeline/evidence/condition.ts';
@@ -61,11 +61,11 @@ function contractApp() {
   };
 }
 
-async function record(name: BrowserName, firefoxPages: FirefoxPages = 'windows'): Promise<{ events: EvidenceEvent[]; version: string }> {
+async function record(name: BrowserName, firefoxPath: FirefoxPath = 'playwright'): Promise<{ events: EvidenceEvent[]; version: string }> {
   const server = await startFixtureServer();
   const { app, log } = contractApp();
   server.load(app);
-  const launched = await launchBrowser(name, null, { firefoxPages });
+  const launched = await launchBrowser(name, null, { firefoxPath });
   try {
     const context = await launched.browser.newContext();
     await installProbe(context);
@@ -87,11 +87,11 @@ async function record(name: BrowserName, firefoxPages: FirefoxPages = 'windows')
 
 const chainTo = (events: EvidenceEvent[], path: string) => chainsOf(events).find((c) => c.hops.some((h) => pathOf(h.url) === path));
 
-const paths: [BrowserName, FirefoxPages][] = [...browserNames.map((n): [BrowserName, FirefoxPages] => [n, 'windows']), ['firefox', 'tabs']];
+const paths: [BrowserName, FirefoxPath][] = [...browserNames.map((n): [BrowserName, FirefoxPath] => [n, 'playwright']), ['firefox', 'lean']];
 const recorded = new Map<string, EvidenceEvent[]>();
 
 for (const [name, pages] of paths) {
-  test(`browser-layer contract in ${name}${name === 'firefox' ? ` (pages as ${pages})` : ''}`, async () => {
+  test(`browser-layer contract in ${name}${name === 'firefox' ? ` (the ${pages} path)` : ''}`, async () => {
     const { events, version } = await record(name, pages);
     if (name === 'firefox') recorded.set(pages, events);
 
@@ -157,9 +157,9 @@ const signature = (events: EvidenceEvent[]) => events
   .map((e) => `${e.source}/${e.type} ${e.url ? pathOf(e.url) : ''}${e.status ? ` ${e.status}` : ''}`)
   .sort();
 
-test('Firefox records the same events for the same page whether its page is a window or a tab in a host window', () => {
-  const windows = recorded.get('windows');
-  const tabs = recorded.get('tabs');
+test("Firefox records the same events for the same page on Playwright's path and on the lean one", () => {
+  const windows = recorded.get('playwright');
+  const tabs = recorded.get('lean');
   assert.ok(windows && tabs, 'both Firefox contract tests ran first');
   assert.deepEqual(signature(tabs), signature(windows));
 });

@@ -1,13 +1,14 @@
-// How Firefox opens a page (pipeline/browser/firefox-pages.ts), in Debian's Firefox: under `tabs` a
-// page is a tab in the foreground of a host window that holds no other page, so what a page can see
-// of itself is what it sees in a window of its own, at three pages at once as alone: shown, focused,
-// animated, a history of one entry, the same sizes. Host windows are made only when all are busy and
-// reused after. The choice is refused when it is not one, and where it cannot work (a remote browser).
+// The two paths a Firefox trial can take (pipeline/browser/firefox-path.ts), in Debian's Firefox: on
+// the lean path a page is a tab in the foreground of a host window that holds no other page, and site
+// isolation is off, so what a page can see of itself is what it sees in a window of its own on
+// Playwright's path, at three pages at once as alone: shown, focused, animated, a history of one
+// entry, the same sizes. Host windows are made only when all are busy and reused after. The choice is
+// refused when it is not one, and where it cannot work (a remote browser).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../../../pipeline/browser/launch.ts';
-import { firefoxPagesFromEnv, hostWindowCount } from '../../../pipeline/browser/firefox-pages.ts';
+import { launchBrowser, launchOptions } from '../../../pipeline/browser/launch.ts';
+import { firefoxPathFromEnv, hostWindowCount } from '../../../pipeline/browser/firefox-path.ts';
 import { startFixtureServer, sendHtml } from '../../../fixtures/server.ts';
 import { UsageError } from '../../../core/errors.ts';
 
@@ -34,13 +35,13 @@ async function seen(browser: Browser, origin: string, at: number) {
   }
 }
 
-test('Firefox: a page sees the same of itself as a window or as a tab in a host window, alone and three at once; host windows are reused', async () => {
+test("Firefox: a page sees the same of itself on Playwright's path (a window) and on the lean one (a tab in a host window), alone and three at once; host windows are reused", async () => {
   const server = await startFixtureServer();
   server.load({ stateAt: () => null, routes: { 'GET /': (_q: unknown, res: never) => sendHtml(res, PAGE) } } as never);
-  const windows = await launchBrowser('firefox', null, { firefoxPages: 'windows' });
-  const tabs = await launchBrowser('firefox', null, { firefoxPages: 'tabs' });
+  const windows = await launchBrowser('firefox', null, { firefoxPath: 'playwright' });
+  const tabs = await launchBrowser('firefox', null, { firefoxPath: 'lean' });
   try {
-    assert.equal(hostWindowCount(windows.browser), null, 'the windows path makes no host window');
+    assert.equal(hostWindowCount(windows.browser), null, "Playwright's path makes no host window");
     assert.equal(hostWindowCount(tabs.browser), 0, 'no host window before the first page');
     const alone = await seen(windows.browser, server.origin, 1);
     assert.deepEqual((alone[0] as { visibility: string }).visibility, 'visible', JSON.stringify(alone));
@@ -61,9 +62,16 @@ test('Firefox: a page sees the same of itself as a window or as a tab in a host 
   }
 });
 
-test('FIREFOX_PAGES: windows by default, tabs when asked, anything else refused; tabs refused for a browser that runs elsewhere', async () => {
-  assert.equal(firefoxPagesFromEnv({}), 'windows');
-  assert.equal(firefoxPagesFromEnv({ FIREFOX_PAGES: 'tabs' }), 'tabs');
-  assert.throws(() => firefoxPagesFromEnv({ FIREFOX_PAGES: 'tab' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PAGES takes windows or tabs, not "tab"/.test(e.message));
-  await assert.rejects(launchBrowser('firefox', 'ws://127.0.0.1:9/x', { firefoxPages: 'tabs' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PAGES=tabs/.test(e.message));
+test('FIREFOX_PATH: playwright by default, lean when asked, anything else refused; lean refused for a browser that runs elsewhere', async () => {
+  assert.equal(firefoxPathFromEnv({}), 'playwright');
+  // site isolation off is the lean path's preference alone, beside a proxy's
+  const prefsOf = (o: unknown) => (o as { firefoxUserPrefs?: Record<string, unknown> }).firefoxUserPrefs ?? {};
+  assert.equal(prefsOf(launchOptions('firefox', { firefoxPath: 'lean' }))['fission.webContentIsolationStrategy'], 0);
+  assert.equal(prefsOf(launchOptions('firefox'))['fission.webContentIsolationStrategy'], undefined);
+  const proxied = prefsOf(launchOptions('firefox', { firefoxPath: 'lean', proxy: { server: 'http://127.0.0.1:9' } }));
+  assert.equal(proxied['fission.webContentIsolationStrategy'], 0);
+  assert.ok(Object.keys(proxied).some((k) => k.startsWith('network.proxy.')), JSON.stringify(proxied));
+  assert.equal(firefoxPathFromEnv({ FIREFOX_PATH: 'lean' }), 'lean');
+  assert.throws(() => firefoxPathFromEnv({ FIREFOX_PATH: 'tabs' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PATH takes playwright or lean, not "tabs"/.test(e.message));
+  await assert.rejects(launchBrowser('firefox', 'ws://127.0.0.1:9/x', { firefoxPath: 'lean' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PATH=lean/.test(e.message));
 });
