@@ -1085,7 +1085,7 @@ export type RunLogLine = {
    */
   executable?: string;
   /**
-   * the path Firefox's trials took (FIREFOX_PATH, pipeline/browser/firefox-path.ts): lean, each page a tab in a host window and site isolation off; absent: playwright, a window per page and site isolation on, as playwright-core runs Firefox
+   * the path Firefox's trials took (FIREFOX_TRIAL_PATH, pipeline/browser/firefox-path.ts): lean, each page a tab in a host window and site isolation off; absent: playwright, a window per page and site isolation on, as playwright-core runs Firefox
    */
   firefox_path?: "lean";
   /**

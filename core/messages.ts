@@ -121,7 +121,7 @@ export const messages = {
   evidenceRowsPerBrowser: (arm: string, workers: number, browsers: number, perBrowser: number, source: string) =>
     `--workers ${workers} --browsers ${browsers}: a registered ${arm} run takes at most ${perBrowser} row${perBrowser > 1 ? 's' : ''} at once in each browser process (${source}); give --browsers ${Math.ceil(workers / perBrowser)}`,
   firefoxLeanNotRegistered: (arm: string) =>
-    `FIREFOX_PATH=lean: no frozen amendment lets a registered ${arm} run take Firefox's lean path (issue 38: adopted only where reruns agree with the registered rows within Firefox's own spread); ` +
+    `FIREFOX_TRIAL_PATH=lean: no frozen amendment lets a registered ${arm} run take Firefox's lean path (issue 38: adopted only where reruns agree with the registered rows within Firefox's own spread); ` +
     'unset it for the registered path (playwright), or use it with --smoke or make reproduce REDO=1, which write nothing into the record',
   registeredRunBusy: (sessions: string[]) =>
     `refusing to start a registered run while another one runs (${sessions.join(', ')}): outcomes near a timing boundary follow the machine's load. Wait for it, or shard one run with --shard i/n`,

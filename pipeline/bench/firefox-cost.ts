@@ -9,7 +9,7 @@
 //   pw-fission-off  pw-trace with fission.webContentIsolationStrategy = 0        → site isolation's share
 //   pw-tabs         pw-trace with each page a tab in a host window (the lean path's tab, browser/firefox-path.ts),
 //                   not a window of its own                                       → the window's share
-//   pw-tabs-fission-off pw-tabs with site isolation off: the lean path (FIREFOX_PATH=lean) → both levers at once
+//   pw-tabs-fission-off pw-tabs with site isolation off: the lean path (FIREFOX_TRIAL_PATH=lean) → both levers at once
 //   bidi-listening  our own raw BiDi client (bidi.ts) on the harness's own profile (firefox-process.ts),
 //                   subscribed as Playwright subscribes at connect (five modules, an auth intercept,
 //                   a response-body collector), a fresh user context per cycle

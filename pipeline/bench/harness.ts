@@ -30,7 +30,7 @@ export interface Harness {
   browsers?: number;
   /** Chromium's executable (Firefox is always Debian's firefox-esr) */
   chromium: string;
-  /** the path a Firefox trial takes (browser/firefox-path.ts); playwright when not given, whatever FIREFOX_PATH says */
+  /** the path a Firefox trial takes (browser/firefox-path.ts); playwright when not given, whatever FIREFOX_TRIAL_PATH says */
   firefoxPath?: FirefoxPath;
 }
 

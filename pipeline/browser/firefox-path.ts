@@ -10,6 +10,11 @@
 //               - site isolation off (fission.webContentIsolationStrategy 0): a trial's page takes a
 //                 content process Firefox already has, not a new one
 //
+// The choice is FIREFOX_TRIAL_PATH (FIREFOX_PATH names Firefox's executable, launch.ts). The check
+// amendments frozen in ledger entry 31 wrote `FIREFOX_PATH=lean` for it, before that clash was seen
+// (their rerun's first try read `lean` as the executable and ran nothing): their command, `make
+// reproduce REDO=1 ARGS="--firefox-path lean"`, is the same.
+//
 // What they save, by make bench ARGS=--firefox-cost (docs/speed.md): about 15% and 9% of a trial
 // cycle's Firefox CPU. Under `lean` each context is still fresh (its own user context, removed when it
 // closes), its page still alone and in front in its window, so it is shown, focused and animated as in
@@ -35,19 +40,19 @@ export const LEAN_PREFS: Readonly<Record<string, number>> = { 'fission.webConten
 
 /**
  * The arms (`study/arm`) whose frozen amendment adopts the lean path, and that amendment: their
- * registered runs and their reruns take it unless FIREFOX_PATH says otherwise. An amendment adopts it
+ * registered runs and their reruns take it unless FIREFOX_TRIAL_PATH says otherwise. An amendment adopts it
  * for an arm only where a rerun on it passed the arm's check (pipeline/steps/firefox-path-check.ts).
  */
 export const LEAN_PATH_ADOPTED: Readonly<Record<string, string>> = {};
 
-/** The path chosen for this process: FIREFOX_PATH, default playwright (the registered path). */
+/** The path chosen for this process: FIREFOX_TRIAL_PATH, default playwright (the registered path). */
 export function firefoxPathFromEnv(env: NodeJS.ProcessEnv = process.env): FirefoxPath {
-  return parseFirefoxPath(env.FIREFOX_PATH || 'playwright', 'FIREFOX_PATH');
+  return parseFirefoxPath(env.FIREFOX_TRIAL_PATH || 'playwright', 'FIREFOX_TRIAL_PATH');
 }
 
-/** An arm's path: FIREFOX_PATH when set, else lean where an amendment adopted it, else playwright. */
+/** An arm's path: FIREFOX_TRIAL_PATH when set, else lean where an amendment adopted it, else playwright. */
 export function firefoxPathFor(study: string, arm: string, env: NodeJS.ProcessEnv = process.env): FirefoxPath {
-  if (env.FIREFOX_PATH) return firefoxPathFromEnv(env);
+  if (env.FIREFOX_TRIAL_PATH) return firefoxPathFromEnv(env);
   return LEAN_PATH_ADOPTED[`${study}/${arm}`] ? 'lean' : 'playwright';
 }
 
@@ -82,7 +87,7 @@ function wrapNewPage(): void {
   if (wrapped) return;
   const version = playwrightVersion();
   if (!version.startsWith(WRAPPED_MAJOR_MINOR)) {
-    throw new RStackError(`FIREFOX_PATH=lean opens Firefox pages as tabs inside playwright-core ${WRAPPED_MAJOR_MINOR}x, and this is ${version}: use FIREFOX_PATH=playwright, or check pipeline/browser/firefox-path.ts against this version first`, { exitCode: 2 });
+    throw new RStackError(`FIREFOX_TRIAL_PATH=lean opens Firefox pages as tabs inside playwright-core ${WRAPPED_MAJOR_MINOR}x, and this is ${version}: use FIREFOX_TRIAL_PATH=playwright, or check pipeline/browser/firefox-path.ts against this version first`, { exitCode: 2 });
   }
   const { server } = require('playwright-core/lib/coreBundle') as { server: { BrowserContext: { prototype: ServerContext } } };
   const proto = server.BrowserContext.prototype;
@@ -104,7 +109,7 @@ function wrapNewPage(): void {
 async function openTab(context: ServerContext, hosts: HostWindow[]): Promise<ServerPage> {
   const browser = context._browser;
   const session = browser._browserSession;
-  if (!session || !browser._bidiPages) throw new RStackError('FIREFOX_PATH=lean: this browser is not driven over WebDriver BiDi');
+  if (!session || !browser._bidiPages) throw new RStackError('FIREFOX_TRIAL_PATH=lean: this browser is not driven over WebDriver BiDi');
   let host = hosts.find((h) => h.page === null);
   if (!host) {
     // a window of the default user context: a non-persistent browser has no context for it, so
@@ -120,7 +125,7 @@ async function openTab(context: ServerContext, hosts: HostWindow[]): Promise<Ser
       type: 'tab', userContext: context._browserContextId, referenceContext: claimed.context, background: false,
     })) as { context: string };
     const bidiPage = browser._bidiPages.get(id);
-    if (!bidiPage) throw new RStackError(`FIREFOX_PATH=lean: Firefox made tab ${id}, and Playwright has no page for it`);
+    if (!bidiPage) throw new RStackError(`FIREFOX_TRIAL_PATH=lean: Firefox made tab ${id}, and Playwright has no page for it`);
     const page = bidiPage._page;
     page.frameManager.frameLifecycleEvent(id, 'domcontentloaded');
     page.frameManager.frameLifecycleEvent(id, 'load');
@@ -139,7 +144,7 @@ const PENDING = { frameManager: { frameLifecycleEvent() {} }, closedPromise: new
 export function openPagesAsTabs(browser: Browser): void {
   wrapNewPage();
   const guid = (browser as unknown as { _guid?: string })._guid;
-  if (!guid) throw new RStackError('FIREFOX_PATH=lean: this Browser object has no guid to find its server side by');
+  if (!guid) throw new RStackError('FIREFOX_TRIAL_PATH=lean: this Browser object has no guid to find its server side by');
   if (!tabBrowsers.has(guid)) tabBrowsers.set(guid, []);
   browser.once('disconnected', () => tabBrowsers.delete(guid));
 }

@@ -55,7 +55,7 @@ export function executablePath(name: BrowserName): string {
 
 /**
  * How a launch differs from the default: `proxy`, every request through it (through-proxy.ts);
- * `firefoxPath`, the path a Firefox trial takes (firefox-path.ts; default FIREFOX_PATH, else playwright).
+ * `firefoxPath`, the path a Firefox trial takes (firefox-path.ts; default FIREFOX_TRIAL_PATH, else playwright).
  */
 export interface LaunchExtras {
   proxy?: ProxySettings;
@@ -85,7 +85,7 @@ export async function launchBrowser(name: BrowserName, endpoint: string | null =
   const firefoxPath = name === 'firefox' ? (extras.firefoxPath ?? firefoxPathFromEnv()) : 'playwright';
   if (endpoint) {
     if (extras.proxy) throw new UsageError(`a browser that runs already (BROWSER_WS_ENDPOINT=${endpoint}) cannot be sent through the fault proxy: launch one here`);
-    if (firefoxPath === 'lean') throw new UsageError(`FIREFOX_PATH=lean works inside a browser launched here, not one that runs already (BROWSER_WS_ENDPOINT=${endpoint})`);
+    if (firefoxPath === 'lean') throw new UsageError(`FIREFOX_TRIAL_PATH=lean works inside a browser launched here, not one that runs already (BROWSER_WS_ENDPOINT=${endpoint})`);
     return connectBrowser(name, endpoint);
   }
   const withPath = { ...extras, firefoxPath };

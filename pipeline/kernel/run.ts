@@ -140,7 +140,7 @@ export async function runArm<U, R extends TraceRow, W = void>(
   // the arm's Firefox path (browser/firefox-path.ts), for every browser this process launches
   const firefoxPath = p.browser === 'firefox' ? firefoxPathFor(p.study, p.arm) : null;
   if (registered && firefoxPath === 'lean' && outputRoot() === root() && !leanPathAdopted(p.study, p.arm)) throw new UsageError(messages.firefoxLeanNotRegistered(`${p.study} ${p.arm}`));
-  if (firefoxPath) process.env.FIREFOX_PATH = firefoxPath;
+  if (firefoxPath) process.env.FIREFOX_TRIAL_PATH = firefoxPath;
   if (registered) {
     const others = runningSessions().filter((s) => s.registered);
     if (others.length && !shard) throw new RStackError(messages.registeredRunBusy(others.map((s) => s.session)), { exitCode: 2 });

@@ -148,7 +148,7 @@ function runTarget(arm: Arm, scratch: string, selection: Selection, logFile: str
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: codeRoot, env: { ...process.env, RSTACK_SCRATCH: scratch, ...(firefoxPath ? { FIREFOX_PATH: firefoxPath } : {}), ...(chromiumPath ? { CHROMIUM_PATH: chromiumPath } : {}) }, stdio: ['ignore', out, 'inherit'] });
+    const child = spawn(command[0]!, command.slice(1), { cwd: codeRoot, env: { ...process.env, RSTACK_SCRATCH: scratch, ...(firefoxPath ? { FIREFOX_TRIAL_PATH: firefoxPath } : {}), ...(chromiumPath ? { CHROMIUM_PATH: chromiumPath } : {}) }, stdio: ['ignore', out, 'inherit'] });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       fs.closeSync(out);
@@ -376,7 +376,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
       'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: what their amendments allow, ${REGISTERED_MAX_WORKERS.controlled} in the controlled arm, ${REGISTERED_MAX_WORKERS['arm-a']} in Arm A, ${armBRegisteredWorkers(readManifest(manifestPath()).id)} in Arm B)` },
       chromium: { type: 'string', default: 'shell', help: `the Chromium arms' binary: ${chromiumChoiceHelp}; the scratch run log records which` },
-      'firefox-path': { type: 'string', default: process.env.FIREFOX_PATH || undefined, help: `the Firefox arms' path: ${firefoxPathHelp}; default FIREFOX_PATH, else each arm's own (lean where an amendment adopted it, else playwright); the scratch run log records lean` },
+      'firefox-path': { type: 'string', default: process.env.FIREFOX_TRIAL_PATH || undefined, help: `the Firefox arms' path: ${firefoxPathHelp}; default FIREFOX_TRIAL_PATH, else each arm's own (lean where an amendment adopted it, else playwright); the scratch run log records lean` },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },
       only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },

@@ -62,8 +62,10 @@ test("Firefox: a page sees the same of itself on Playwright's path (a window) an
   }
 });
 
-test('FIREFOX_PATH: playwright by default, lean when asked, anything else refused; lean refused for a browser that runs elsewhere', async () => {
+test('FIREFOX_TRIAL_PATH: playwright by default, lean when asked, anything else refused; lean refused for a browser that runs elsewhere', async () => {
   assert.equal(firefoxPathFromEnv({}), 'playwright');
+  // FIREFOX_PATH names Firefox's executable (launch.ts): it says nothing of the trial's path
+  assert.equal(firefoxPathFromEnv({ FIREFOX_PATH: '/usr/bin/firefox-esr' }), 'playwright');
   // site isolation off is the lean path's preference alone, beside a proxy's
   const prefsOf = (o: unknown) => (o as { firefoxUserPrefs?: Record<string, unknown> }).firefoxUserPrefs ?? {};
   assert.equal(prefsOf(launchOptions('firefox', { firefoxPath: 'lean' }))['fission.webContentIsolationStrategy'], 0);
@@ -71,7 +73,7 @@ test('FIREFOX_PATH: playwright by default, lean when asked, anything else refuse
   const proxied = prefsOf(launchOptions('firefox', { firefoxPath: 'lean', proxy: { server: 'http://127.0.0.1:9' } }));
   assert.equal(proxied['fission.webContentIsolationStrategy'], 0);
   assert.ok(Object.keys(proxied).some((k) => k.startsWith('network.proxy.')), JSON.stringify(proxied));
-  assert.equal(firefoxPathFromEnv({ FIREFOX_PATH: 'lean' }), 'lean');
-  assert.throws(() => firefoxPathFromEnv({ FIREFOX_PATH: 'tabs' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PATH takes playwright or lean, not "tabs"/.test(e.message));
-  await assert.rejects(launchBrowser('firefox', 'ws://127.0.0.1:9/x', { firefoxPath: 'lean' }), (e: unknown) => e instanceof UsageError && /FIREFOX_PATH=lean/.test(e.message));
+  assert.equal(firefoxPathFromEnv({ FIREFOX_TRIAL_PATH: 'lean' }), 'lean');
+  assert.throws(() => firefoxPathFromEnv({ FIREFOX_TRIAL_PATH: 'tabs' }), (e: unknown) => e instanceof UsageError && /FIREFOX_TRIAL_PATH takes playwright or lean, not "tabs"/.test(e.message));
+  await assert.rejects(launchBrowser('firefox', 'ws://127.0.0.1:9/x', { firefoxPath: 'lean' }), (e: unknown) => e instanceof UsageError && /FIREFOX_TRIAL_PATH=lean/.test(e.message));
 });
