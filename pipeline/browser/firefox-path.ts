@@ -112,8 +112,10 @@ async function openTab(context: ServerContext, hosts: HostWindow[]): Promise<Ser
   if (!session || !browser._bidiPages) throw new RStackError('FIREFOX_TRIAL_PATH=lean: this browser is not driven over WebDriver BiDi');
   let host = hosts.find((h) => h.page === null);
   if (!host) {
-    // a window of the default user context: a non-persistent browser has no context for it, so
-    // Playwright makes no page of it; it only ever holds a blank tab behind the pages it hosts
+    // a window of the default user context, holding a blank tab behind the pages it hosts. A browser
+    // from firefox.launch has no context for it, so Playwright makes no page of it; one launched on
+    // our own profile (launch.ts, through the proxy) lists it among its persistent context's pages,
+    // which no trial uses (every trial makes its own context)
     const { context: id } = (await session.send('browsingContext.create', { type: 'window' })) as { context: string };
     host = { context: id, page: null };
     hosts.push(host);

@@ -56,3 +56,13 @@ test("the preferences Playwright writes into its Firefox profile are read from t
   assert.equal(prefs['toolkit.startup.max_resumed_crashes'], -1);
   assert.ok(Object.keys(prefs).length > 50, `a long list (${Object.keys(prefs).length})`);
 });
+
+test("the lean path's variants and the raw window in Debian's Firefox: every cycle saved once, the lean tab's share of pw-trace computed", async () => {
+  const r = await runFirefoxCost({ cycles: 2, blocks: 1, variants: ['pw-trace', 'pw-tabs', 'pw-tabs-fission-off', 'bidi-pw-window'] });
+  assert.deepEqual(r.raw.map((b) => [b.variant, b.cycles]), [['pw-trace', 2], ['pw-tabs', 2], ['pw-tabs-fission-off', 2], ['bidi-pw-window', 2]]);
+  for (const b of r.raw) assert.ok(b.cpu_s > 0 && b.processes_seen > 1, `${b.variant}: ${b.cpu_s} CPU-s, ${b.processes_seen} processes`);
+  // the shares these variants define, each the difference of its two medians
+  assert.deepEqual(r.shares.map((s) => [s.from, s.to]), [['pw-trace', 'pw-tabs'], ['pw-tabs', 'pw-tabs-fission-off']]);
+  const perCycle = (v: string) => r.raw.find((b) => b.variant === v)!.cpu_s / 2;
+  assert.ok(Math.abs(r.shares[0]!.cpu_s_per_cycle - (perCycle('pw-trace') - perCycle('pw-tabs'))) < 0.002);
+});
