@@ -4,8 +4,9 @@
 //   two reruns on Playwright's path ─┐  (make reproduce REDO=1 summaries: each arm's flips against
 //   one rerun on the lean path ──────┴─▶ its registered run) ─▶ per arm: the spread, the lean count, pass?
 //
-// The rule is the one frozen in the check's amendments (prereg/layers-amendment-8.md,
-// prereg/evidence-arm-a-amendment-5.md) before the lean rerun ran. For each Firefox arm in all three:
+// The rule is the one frozen in the check's amendments (prereg/layers-firefox-path-check.md,
+// prereg/evidence-arm-a-firefox-path-check.md, prereg/evidence-arm-b-firefox-path-check.md) before
+// the lean rerun ran. For each Firefox arm in all three:
 //   spread    the larger of the two Playwright reruns' unflagged flips, and of their flips in all
 //   passes    the lean rerun ended 0 with every registered unit and no other, and its unflagged
 //             flips and its flips in all are each no more than the spread's
