@@ -2,7 +2,8 @@
 //
 //   playwright  playwright-core 1.64 as it is: every new page of a context opens in a new Firefox
 //               window (BiDi browsingContext.create, type "window"), every site in a content process
-//               of its own (fission). The path of every registered Firefox row.
+//               of its own (fission). The path of every Firefox row registered before ledger entry 33,
+//               and still of every arm not in LEAN_PATH_ADOPTED below.
 //   lean        the same Playwright, with two of its costs taken away:
 //               - a page is a tab, opened in the foreground of a host window that holds no other page
 //                 (a host window is made the first time all are busy, and kept for the browser's life);
@@ -39,25 +40,34 @@ export const firefoxPathHelp = 'playwright (a window per page and site isolation
 export const LEAN_PREFS: Readonly<Record<string, number>> = { 'fission.webContentIsolationStrategy': 0 };
 
 /**
- * The arms (`study/arm`) whose frozen amendment adopts the lean path, and that amendment: their
- * registered runs and their reruns take it unless FIREFOX_TRIAL_PATH says otherwise. An amendment adopts it
- * for an arm only where a rerun on it passed the arm's check (pipeline/steps/firefox-path-check.ts).
+ * The arms whose frozen amendment adopts the lean path, and that amendment: their registered runs and
+ * their reruns take it unless FIREFOX_TRIAL_PATH says otherwise. A key is `study/arm`, or
+ * `study/arm/scope` where the check covered one part of the arm only (Arm B: one sample, its manifest
+ * id). An amendment adopts it only where a rerun on it passed the arm's check
+ * (pipeline/steps/firefox-path-check.ts, bench/firefox-path/).
  */
-export const LEAN_PATH_ADOPTED: Readonly<Record<string, string>> = {};
+export const LEAN_PATH_ADOPTED: Readonly<Record<string, string>> = {
+  'layers/main': 'prereg/layers-firefox-path-adopt.md',
+  'layers/horizon': 'prereg/layers-firefox-path-adopt.md',
+  'evidence/arm-a': 'prereg/evidence-arm-a-firefox-path-adopt.md',
+  'evidence/arm-b/wordpress-local': 'prereg/evidence-arm-b-firefox-path-adopt.md',
+};
 
 /** The path chosen for this process: FIREFOX_TRIAL_PATH, default playwright (the registered path). */
 export function firefoxPathFromEnv(env: NodeJS.ProcessEnv = process.env): FirefoxPath {
   return parseFirefoxPath(env.FIREFOX_TRIAL_PATH || 'playwright', 'FIREFOX_TRIAL_PATH');
 }
 
-/** An arm's path: FIREFOX_TRIAL_PATH when set, else lean where an amendment adopted it, else playwright. */
-export function firefoxPathFor(study: string, arm: string, env: NodeJS.ProcessEnv = process.env): FirefoxPath {
-  if (env.FIREFOX_TRIAL_PATH) return firefoxPathFromEnv(env);
-  return LEAN_PATH_ADOPTED[`${study}/${arm}`] ? 'lean' : 'playwright';
+/** The amendment that adopted the lean path for this arm (or this part of it), or null: only then may a registered run take it. */
+export function leanPathAdopted(study: string, arm: string, scope?: string): string | null {
+  return (scope !== undefined ? LEAN_PATH_ADOPTED[`${study}/${arm}/${scope}`] : undefined) ?? LEAN_PATH_ADOPTED[`${study}/${arm}`] ?? null;
 }
 
-/** Whether a registered run of this arm may take the lean path: only where an amendment adopted it. */
-export const leanPathAdopted = (study: string, arm: string): string | null => LEAN_PATH_ADOPTED[`${study}/${arm}`] ?? null;
+/** An arm's path: FIREFOX_TRIAL_PATH when set, else lean where an amendment adopted it, else playwright. */
+export function firefoxPathFor(study: string, arm: string, env: NodeJS.ProcessEnv = process.env, scope?: string): FirefoxPath {
+  if (env.FIREFOX_TRIAL_PATH) return firefoxPathFromEnv(env);
+  return leanPathAdopted(study, arm, scope) ? 'lean' : 'playwright';
+}
 
 export function parseFirefoxPath(value: string, what = '--firefox-path'): FirefoxPath {
   if (!firefoxPathChoices.includes(value as FirefoxPath)) throw new UsageError(`${what} takes ${firefoxPathChoices.join(' or ')}, not ${JSON.stringify(value)}`);

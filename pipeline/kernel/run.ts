@@ -77,6 +77,8 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
   exitOf?(rows: R[], smoke: boolean): number;
   /** a selection the study makes from its own flags (e.g. Arm B's --cases), as an --only pattern */
   only?: string;
+  /** the part of the arm this run is, where an amendment names one (Arm B: its sample's manifest id; browser/firefox-path.ts) */
+  scope?: string;
 }
 
 export interface RunFlags {
@@ -138,8 +140,8 @@ export async function runArm<U, R extends TraceRow, W = void>(
   const selection = [only ? `--only ${only}` : '', shard ? `--shard ${flags.shard}` : ''].filter(Boolean).join(' ') || null;
   const registered = !flags.smoke;
   // the arm's Firefox path (browser/firefox-path.ts), for every browser this process launches
-  const firefoxPath = p.browser === 'firefox' ? firefoxPathFor(p.study, p.arm) : null;
-  if (registered && firefoxPath === 'lean' && outputRoot() === root() && !leanPathAdopted(p.study, p.arm)) throw new UsageError(messages.firefoxLeanNotRegistered(`${p.study} ${p.arm}`));
+  const firefoxPath = p.browser === 'firefox' ? firefoxPathFor(p.study, p.arm, process.env, p.scope) : null;
+  if (registered && firefoxPath === 'lean' && outputRoot() === root() && !leanPathAdopted(p.study, p.arm, p.scope)) throw new UsageError(messages.firefoxLeanNotRegistered(`${p.study} ${p.arm}${p.scope ? ` (${p.scope})` : ''}`));
   if (firefoxPath) process.env.FIREFOX_TRIAL_PATH = firefoxPath;
   if (registered) {
     const others = runningSessions().filter((s) => s.registered);

@@ -66,6 +66,8 @@ interface Arm {
   tables: SummaryTable[];
   /** takes --only (a smoke slice) */
   sliceable: boolean;
+  /** the part of the arm it runs, where an amendment names one (Arm B: the default sample) */
+  scope?: string;
 }
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
@@ -109,6 +111,7 @@ function armBArm(workers: number): Arm {
     name: 'arm-b', study: 'evidence', browser: 'firefox', verb: 'run-arm-b', args: ['--browser', 'firefox', ...overlap],
     wrap: [process.execPath, '--import', import.meta.resolve('tsx'), path.join(codeRoot, 'pipeline', 'steps', 'with-sites.ts'), '--sites', 'wordpress', '--'], workers,
     naming: { study: 'evidence', arm: 'arm-b', prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: false,
+    scope: readManifest(manifestPath()).id,
   };
 }
 
@@ -334,7 +337,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     const c = compareRuns(registered, rerun);
     const result: RedoArm = {
       arm: arm.name, study: arm.study, browser: arm.browser, workers: arm.workers,
-      ...(arm.browser === 'firefox' ? { firefox_path: options.firefoxPath ?? firefoxPathFor(arm.study, arm.naming.arm, {}) } : {}), exit: ended.exit, wall_s: wallS, rows: rerun.length,
+      ...(arm.browser === 'firefox' ? { firefox_path: options.firefoxPath ?? firefoxPathFor(arm.study, arm.naming.arm, {}, arm.scope) } : {}), exit: ended.exit, wall_s: wallS, rows: rerun.length,
       registered_file: registeredFile ? rel(registeredFile) : null, registered_rows: registered.length,
       scratch_file: scratchFile ? path.relative(scratch, scratchFile).split(path.sep).join('/') : null,
       same: c.same, flips: c.flips.map((f) => ({ unit: f.key, change: flipChange(f) })), flagged_flips: c.flagged.map((f) => ({ unit: f.key, change: flipChange(f) })),

@@ -153,6 +153,7 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
       log({ kind: 'info', message: `arm-b: ${rel(sample.manifestFile)} on ${manifest.origin}` });
       return {
         ...armBPlanNaming(protocol.id, manifest, browserName),
+        scope: manifest.id,
         only: subset,
         runUnit: async ({ c, rep }, ctx) => {
           const startedAt = new Date().toISOString();

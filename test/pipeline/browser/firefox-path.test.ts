@@ -3,12 +3,19 @@
 // isolation is off, so what a page can see of itself is what it sees in a window of its own on
 // Playwright's path, at three pages at once as alone: shown, focused, animated, a history of one
 // entry, the same sizes. Host windows are made only when all are busy and reused after. The choice is
-// refused when it is not one, and where it cannot work (a remote browser).
+// refused when it is not one, and where it cannot work (a remote browser). An arm takes the lean path
+// by default only where a frozen amendment adopted it after the arm's check passed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, launchOptions } from '../../../pipeline/browser/launch.ts';
-import { firefoxPathFromEnv, hostWindowCount } from '../../../pipeline/browser/firefox-path.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { LEAN_PATH_ADOPTED, firefoxPathFor, firefoxPathFromEnv, hostWindowCount, leanPathAdopted } from '../../../pipeline/browser/firefox-path.ts';
+import { readFrontMatter } from '../../../core/front-matter.ts';
+import { codeRoot } from '../../../core/paths.ts';
+import { readLedger } from '../../../pipeline/kernel/ledger.ts';
 import { startFixtureServer, sendHtml } from '../../../fixtures/server.ts';
 import { UsageError } from '../../../core/errors.ts';
 
@@ -76,4 +83,35 @@ test('FIREFOX_TRIAL_PATH: playwright by default, lean when asked, anything else 
   assert.equal(firefoxPathFromEnv({ FIREFOX_TRIAL_PATH: 'lean' }), 'lean');
   assert.throws(() => firefoxPathFromEnv({ FIREFOX_TRIAL_PATH: 'tabs' }), (e: unknown) => e instanceof UsageError && /FIREFOX_TRIAL_PATH takes playwright or lean, not "tabs"/.test(e.message));
   await assert.rejects(launchBrowser('firefox', 'ws://127.0.0.1:9/x', { firefoxPath: 'lean' }), (e: unknown) => e instanceof UsageError && /FIREFOX_TRIAL_PATH=lean/.test(e.message));
+});
+
+// what each adoption rests on: the arm's check amendment and the arm's line in the check's result
+const checks: Record<string, { check: string; result: string; arm: string }> = {
+  'layers/main': { check: 'layers-firefox-path-check', result: 'bench/firefox-path/check.json', arm: 'main-firefox' },
+  'layers/horizon': { check: 'layers-firefox-path-check', result: 'bench/firefox-path/check.json', arm: 'horizon-firefox' },
+  'evidence/arm-a': { check: 'evidence-arm-a-firefox-path-check', result: 'bench/firefox-path/check.json', arm: 'arm-a' },
+  'evidence/arm-b/wordpress-local': { check: 'evidence-arm-b-firefox-path-check', result: 'bench/firefox-path/check-arm-b.json', arm: 'arm-b' },
+};
+
+test('the lean path is an arm\'s default only where a frozen amendment adopted it, after its check passed; FIREFOX_TRIAL_PATH still decides', () => {
+  const frozen = readLedger().at(-1)!.entry.files;
+  for (const [key, file] of Object.entries(LEAN_PATH_ADOPTED)) {
+    const on = checks[key];
+    assert.ok(on, `${key}: adopted by ${file} with no check this test knows of`);
+    const text = fs.readFileSync(path.join(codeRoot, file));
+    assert.equal(frozen[file], createHash('sha256').update(text).digest('hex'), `${file}: frozen in the ledger's last entry as it is now`);
+    assert.equal(readFrontMatter(path.join(codeRoot, file)).amends, on.check, `${file} amends the check it names`);
+    const result = JSON.parse(fs.readFileSync(path.join(codeRoot, on.result), 'utf8')) as { arms: { arm: string; passes: boolean }[] };
+    assert.equal(result.arms.find((a) => a.arm === on.arm)?.passes, true, `${on.result}: ${on.arm} passed its check`);
+    const [study, arm, scope] = key.split('/') as [string, string, string | undefined];
+    assert.equal(leanPathAdopted(study, arm, scope), file);
+    assert.equal(firefoxPathFor(study, arm, {}, scope), 'lean');
+    assert.equal(firefoxPathFor(study, arm, { FIREFOX_TRIAL_PATH: 'playwright' }, scope), 'playwright');
+  }
+  // what no check covered stays on Playwright's path: another arm, another part of an adopted one
+  for (const [study, arm, scope] of [['layers', 'transport'], ['layers', 'agent'], ['evidence', 'arm-b-contracts'], ['evidence', 'arm-b', 'wordpress-editor-b'], ['evidence', 'arm-b']] as [string, string, string?][]) {
+    assert.equal(leanPathAdopted(study, arm, scope), null, `${study}/${arm}${scope ? `/${scope}` : ''}`);
+    assert.equal(firefoxPathFor(study, arm, {}, scope), 'playwright');
+    assert.equal(firefoxPathFor(study, arm, { FIREFOX_TRIAL_PATH: 'lean' }, scope), 'lean', 'a rerun may still ask for it');
+  }
 });
