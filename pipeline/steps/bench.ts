@@ -57,7 +57,7 @@ await main({
     'evidence-firefox-workers': { type: 'string', default: String(OURS_WORKERS['evidence-firefox']), help: 'ours: rows at once in the evidence Firefox slice (Arm A)' },
     'evidence-firefox-browsers': { type: 'string', default: String(OURS_BROWSERS['evidence-firefox']), help: "ours: Firefox processes the evidence Firefox slice's rows are spread over" },
     chromium: { type: 'string', default: 'shell', help: `ours' Chromium: ${chromiumChoiceHelp}; the naive harness always runs the full one` },
-    'firefox-path': { type: 'string', default: 'playwright', help: `ours' Firefox path: ${firefoxPathHelp}; the naive harness always takes playwright` },
+    'firefox-path': { type: 'string', default: 'lean', help: `ours' Firefox path: ${firefoxPathHelp}; default lean, the path both Firefox slices' arms (layers main, Arm A) take since their adoption amendments; the naive harness always takes playwright` },
     'hog-seconds': { type: 'string', default: '3600', help: 'load trial: the most seconds the CPU hog may run (each hog process also ends when the bench does)' },
     out: { type: 'string', help: "the results file (default bench/results.json, or bench/load-results.json with --load, or bench/report-results.json with --report); the report's measurement is written beside it as report-results.json" },
     scratch: { type: 'string', help: "the folder for the bench's rows (default bench/scratch/<time>; not registered data)" },
