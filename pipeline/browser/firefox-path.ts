@@ -63,9 +63,14 @@ export function leanPathAdopted(study: string, arm: string, scope?: string): str
   return (scope !== undefined ? LEAN_PATH_ADOPTED[`${study}/${arm}/${scope}`] : undefined) ?? LEAN_PATH_ADOPTED[`${study}/${arm}`] ?? null;
 }
 
-/** An arm's path: FIREFOX_TRIAL_PATH when set, else lean where an amendment adopted it, else playwright. */
+/**
+ * An arm's path: FIREFOX_TRIAL_PATH when set; else playwright for a browser that runs already
+ * (BROWSER_WS_ENDPOINT: the lean path changes how this process launches Firefox, so it cannot be taken
+ * there, and the adoptions allow Playwright's path); else lean where an amendment adopted it, else playwright.
+ */
 export function firefoxPathFor(study: string, arm: string, env: NodeJS.ProcessEnv = process.env, scope?: string): FirefoxPath {
   if (env.FIREFOX_TRIAL_PATH) return firefoxPathFromEnv(env);
+  if (env.BROWSER_WS_ENDPOINT) return 'playwright';
   return leanPathAdopted(study, arm, scope) ? 'lean' : 'playwright';
 }
 

@@ -142,7 +142,6 @@ export async function runArm<U, R extends TraceRow, W = void>(
   // the arm's Firefox path (browser/firefox-path.ts), for every browser this process launches
   const firefoxPath = p.browser === 'firefox' ? firefoxPathFor(p.study, p.arm, process.env, p.scope) : null;
   if (registered && firefoxPath === 'lean' && outputRoot() === root() && !leanPathAdopted(p.study, p.arm, p.scope)) throw new UsageError(messages.firefoxLeanNotRegistered(`${p.study} ${p.arm}${p.scope ? ` (${p.scope})` : ''}`));
-  if (firefoxPath) process.env.FIREFOX_TRIAL_PATH = firefoxPath;
   if (registered) {
     const others = runningSessions().filter((s) => s.registered);
     if (others.length && !shard) throw new RStackError(messages.registeredRunBusy(others.map((s) => s.session)), { exitCode: 2 });
@@ -150,9 +149,13 @@ export async function runArm<U, R extends TraceRow, W = void>(
   // 4–5: one process writes the slot's run file; the lock is held until the end line and manifest are written
   const prefix = runPrefixOf(p, shard);
   const lock = lockRunSlot({ study: p.study, arm: p.arm, prefix, smoke: flags.smoke, selection });
+  // the path holds for this run only: a process that runs several arms (a test, the bench) gives each its own
+  const pathBefore = process.env.FIREFOX_TRIAL_PATH;
+  if (firefoxPath) process.env.FIREFOX_TRIAL_PATH = firefoxPath;
   try {
     return await writeRun(flags, p, { gated, units, selection, registered, prefix });
   } finally {
+    if (pathBefore === undefined) delete process.env.FIREFOX_TRIAL_PATH; else process.env.FIREFOX_TRIAL_PATH = pathBefore;
     lock.release();
   }
 }

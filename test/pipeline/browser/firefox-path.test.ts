@@ -107,6 +107,8 @@ test('the lean path is an arm\'s default only where a frozen amendment adopted i
     assert.equal(leanPathAdopted(study, arm, scope), file);
     assert.equal(firefoxPathFor(study, arm, {}, scope), 'lean');
     assert.equal(firefoxPathFor(study, arm, { FIREFOX_TRIAL_PATH: 'playwright' }, scope), 'playwright');
+    // a browser that runs already cannot take it (launch.ts refuses lean there): Playwright's path, which the adoption allows
+    assert.equal(firefoxPathFor(study, arm, { BROWSER_WS_ENDPOINT: 'ws://127.0.0.1:9/x' }, scope), 'playwright');
   }
   // what no check covered stays on Playwright's path: another arm, another part of an adopted one
   for (const [study, arm, scope] of [['layers', 'transport'], ['layers', 'agent'], ['evidence', 'arm-b-contracts'], ['evidence', 'arm-b', 'wordpress-editor-b'], ['evidence', 'arm-b']] as [string, string, string?][]) {

@@ -73,16 +73,14 @@ test('evidence/run-arm-a.ts: registered rows at once share no Firefox: more rows
   assert.equal(fs.existsSync(tree.file('data/runs.jsonl')), false, 'no session was logged');
 });
 
-test("evidence/run-arm-a.ts: a registered Firefox run on FIREFOX_TRIAL_PATH=lean is refused with exit 2 before anything runs (no amendment adopts that path); a value that is no path is refused too", async (t) => {
+// Arm A's registered runs take the lean path since ledger entry 33 (prereg/evidence-arm-a-firefox-path-adopt.md);
+// the refusal of lean for an arm no amendment adopts it for is in test/pipeline/layers/run-verified.test.ts
+test('evidence/run-arm-a.ts: a FIREFOX_TRIAL_PATH that is no path is refused with exit 2 before anything runs', async (t) => {
   const tree = withEvidenceTasks();
   t.after(tree.cleanup);
   assert.equal((await runScript(tree, 'steps/freeze.ts', ['--reason', 'test'])).exitCode, 0);
-  const r = await runScript(tree, 'evidence/run-arm-a.ts', [], { FIREFOX_TRIAL_PATH: 'lean' });
-  assert.equal(r.exitCode, 2, r.stderr);
-  assert.match(r.stderr, /FIREFOX_TRIAL_PATH=lean: no frozen amendment lets a registered evidence arm-a run take Firefox's lean path/);
-  assert.equal(fs.existsSync(tree.file('data/raw/evidence')), false, 'no run file was opened');
-  assert.equal(fs.existsSync(tree.file('data/runs.jsonl')), false, 'no session was logged');
   const bad = await runScript(tree, 'evidence/run-arm-a.ts', ['--smoke'], { FIREFOX_TRIAL_PATH: 'tabs' });
   assert.equal(bad.exitCode, 2, bad.stderr);
   assert.match(bad.stderr, /FIREFOX_TRIAL_PATH takes playwright or lean, not "tabs"/);
+  assert.equal(fs.existsSync(tree.file('data/excluded/evidence')), false, 'no run file was opened');
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeTree, runScript } from '../../helpers/tree.ts';
+import { makeTree, runScript, samplePrereg } from '../../helpers/tree.ts';
 import { freeze } from '../../../pipeline/kernel/ledger.ts';
 import { setQuiet } from '../../../core/log.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
@@ -39,4 +39,17 @@ test('run-verified --smoke: two wrapped policies per condition, each row with it
     if (r.claim!.done) assert.equal(r.vts, true, `${r.condition_id} ${r.policy}: claimed done without the save persisted`);
   }
   assert.ok(rows.filter((r) => r.condition_id === 'cards-baseline-01').every((r) => r.claim!.done));
+});
+
+test('run-verified: a registered Firefox run on FIREFOX_TRIAL_PATH=lean is refused with exit 2 before anything runs (no amendment adopts that path for the verified arm)', async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(tree.cleanup);
+  setQuiet(true);
+  tree.write('prereg/verified.md', samplePrereg('verified-test', 'verified'));
+  await freeze('test');
+  const r = await runScript(tree, 'layers/run-verified.ts', ['--browser', 'firefox'], { FIREFOX_TRIAL_PATH: 'lean' });
+  assert.equal(r.exitCode, 2, r.stderr);
+  assert.match(r.stderr, /FIREFOX_TRIAL_PATH=lean: no frozen amendment lets a registered layers verified run take Firefox's lean path/);
+  assert.equal(fs.existsSync(tree.file('data/raw/layers/verified')), false, 'no run file was opened');
+  assert.equal(fs.existsSync(tree.file('data/runs.jsonl')), false, 'no session was logged');
 });
