@@ -160,7 +160,7 @@ test('a second array: a task cancelled mid-run and one requeued mid-run; the req
 
   const again = await cli(['slurm-resubmit', '--data', data, '--wait']);
   assert.equal(again.exitCode, 0, again.stderr);
-  assert.match(again.stderr, /slurm: shard 1 of 4 again as job array \d+/, 'only the cancelled shard is submitted again');
+  assert.match(again.stderr, /slurm: shard 1 of 4 again as job array \d+/, `only the cancelled shard is submitted again; the status before it:\n${status.stdout}\nwhat slurm-resubmit printed:\n${again.stderr}`);
   const sub = readSubmission(data);
   assert.equal(sub.submissions.length, 2);
   assert.deepEqual(sub.submissions[1]!.shards, [1]);
