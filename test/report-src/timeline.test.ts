@@ -98,6 +98,8 @@ test("an agent's scorecard shows claimed done, AS, VTS and FC as the tree's anal
 
 test('the excluded copy is listed with its reason and counted in no scorecard', async () => {
   await page.click('nav a[data-nav="excluded"]');
+  // the page routes on hashchange, which fires after the click returns: read the list once it is drawn
+  await page.waitForSelector('#excluded-runs');
   const rows = await page.$$eval('#excluded-runs tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
   assert.equal(rows.length, 1);
   assert.match(rows[0]!, /smoke run of the sample agent/);
