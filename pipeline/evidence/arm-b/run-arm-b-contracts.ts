@@ -13,19 +13,18 @@
 //
 // Reads: prereg/, data/tasks/arm-b/, data/labels/arm-b/, the ledger. Writes: the run's rows (smoke:
 // data/excluded/), manifests/data.sha256.
-import { main, intOption } from '../../../core/cli.ts';
+import { main } from '../../../core/cli.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { rel } from '../../../core/paths.ts';
 import { log } from '../../../core/log.ts';
 import type { EvidenceRow } from '../../../analysis/rows.ts';
 import { runArm } from '../../kernel/run.ts';
-import { runOptions } from '../../kernel/run-flags.ts';
 import { readPreregs } from '../../kernel/prereg.ts';
-import { parseBrowserName, type BrowserName } from '../../browser/launch.ts';
+import type { BrowserName } from '../../browser/launch.ts';
 import { lastTime } from '../../../verifier/src/index.ts';
 import { conditionId, manifestPath, readManifest } from './manifest.ts';
 import { preflight } from './preflight.ts';
-import { armBTrials, readySample, type Trial } from './run-arm-b.ts';
+import { armBTrials, readySample, sampleOptions, sampleValues, type Trial } from './run-arm-b.ts';
 import { caseContract } from './contracts.ts';
 import { verifyTrial } from './verify-trial.ts';
 
@@ -117,30 +116,13 @@ export function formatContractsRun(result: Awaited<ReturnType<typeof runArmBCont
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const trialOptions = runOptions('trial');
   await main({
     name: 'make run-arm-b-contracts',
     summary: 'verify each navigation of a production sample under its action-specific contract (the verifier library), against the frozen truth labels',
     usage: 'make run-arm-b-contracts [BROWSER=chromium] [ARM_B_MANIFEST=data/tasks/arm-b/<name>.json] [ARGS="--smoke --cases a,b --reps 1"]',
-    options: {
-      browser: { type: 'string', default: 'firefox', help: 'firefox (as Arm B) or chromium' },
-      manifest: { type: 'string', help: 'the production manifest (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
-      smoke: trialOptions.smoke,
-      cases: { type: 'string', help: 'smoke only: comma-separated case ids' },
-      reps: { type: 'string', help: 'smoke only: repetitions per case' },
-      redo: trialOptions.redo,
-      shard: trialOptions.shard,
-    },
+    options: sampleOptions('firefox (as Arm B) or chromium'),
     async run(values) {
-      const result = await runArmBContracts({
-        browser: parseBrowserName(values.browser, 'firefox'),
-        manifest: values.manifest,
-        smoke: values.smoke,
-        cases: values.cases ? values.cases.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
-        reps: values.reps !== undefined ? intOption(values.reps, 'reps', 1) : undefined,
-        redo: values.redo,
-        shard: values.shard,
-      });
+      const result = await runArmBContracts(sampleValues(values));
       process.stdout.write(formatContractsRun(result) + '\n');
     },
   });

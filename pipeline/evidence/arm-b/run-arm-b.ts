@@ -180,6 +180,31 @@ export async function runArmB(options: RunOptions = {}): Promise<RunResult> {
   return { file: rel(result.file), runId: result.runId, protocol: protocolId, rows: result.rows, written: result.written, checks: checkCounts(result.rows) };
 }
 
+/** The flags both verbs of a production sample take (make run-arm-b, make run-arm-b-contracts), `browserHelp` for --browser. */
+export const sampleOptions = (browserHelp: string) => {
+  const trialOptions = runOptions('trial');
+  return {
+    browser: { type: 'string', default: 'firefox', help: browserHelp },
+    manifest: { type: 'string', help: 'the production manifest (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
+    smoke: trialOptions.smoke,
+    cases: { type: 'string', help: 'smoke only: comma-separated case ids' },
+    reps: { type: 'string', help: 'smoke only: repetitions per case' },
+    redo: trialOptions.redo,
+    shard: trialOptions.shard,
+  } as const;
+};
+
+/** What sampleOptions' flags say, as both verbs' runners take it. */
+export const sampleValues = (values: { browser: string; manifest?: string; smoke?: boolean; cases?: string; reps?: string; redo?: string; shard?: string }) => ({
+  browser: parseBrowserName(values.browser, 'firefox'),
+  manifest: values.manifest,
+  smoke: values.smoke,
+  cases: values.cases ? values.cases.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+  reps: values.reps !== undefined ? intOption(values.reps, 'reps', 1) : undefined,
+  redo: values.redo,
+  shard: values.shard,
+});
+
 /** The analysis's table an Arm B run (and its merge) shows on the run's rows. */
 /** per sample: the study's own evidence_production is the record's sample only (analysis/queries/load_evidence.sql) */
 export const armBSummaryTables: SummaryTable[] = [{ name: 'evidence_production_samples', hide: ['browser'] }];
@@ -203,14 +228,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     summary: 'run the production sample (Arm B) under the arm-b protocol in force, in Firefox by default',
     usage: 'make run-arm-b [BROWSER=chromium] [ARM_B_MANIFEST=data/tasks/arm-b/<name>.json] [ARGS="--smoke --cases a,b --reps 1"]',
     options: {
-      browser: { type: 'string', default: 'firefox', help: 'firefox (as the paper) or chromium' },
-      manifest: { type: 'string', help: 'the production manifest (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
-      smoke: trialOptions.smoke,
-      cases: { type: 'string', help: 'smoke only: comma-separated case ids' },
-      reps: { type: 'string', help: 'smoke only: repetitions per case' },
+      ...sampleOptions('firefox (as the paper) or chromium'),
       'window-ms': { type: 'string', help: `how long to sample title and body after domcontentloaded (default ${defaultWindowMs})` },
-      redo: trialOptions.redo,
-      shard: trialOptions.shard,
       workers: { ...trialOptions.workers, help: 'trials at once (a registered run: at most what its sample\'s amendment allows, ARM_B_REGISTERED_WORKERS in this file)' },
       browsers: { ...trialOptions.browsers, help: 'Firefox processes the trials are spread over (a registered run: one per trial at once)' },
     },
@@ -218,14 +237,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       // tests may shorten the window of a run in a throw-away tree; on the command line only a smoke run may
       if (values['window-ms'] !== undefined && !values.smoke) throw new UsageError(`--window-ms is for --smoke runs: the protocol registers ${defaultWindowMs} ms`);
       const result = await runArmB({
-        browser: parseBrowserName(values.browser, 'firefox'),
-        manifest: values.manifest,
-        smoke: values.smoke,
-        cases: values.cases ? values.cases.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
-        reps: values.reps !== undefined ? intOption(values.reps, 'reps', 1) : undefined,
+        ...sampleValues(values),
         windowMs: values['window-ms'] !== undefined ? intOption(values['window-ms'], 'window-ms', defaultWindowMs, 1000) : undefined,
-        redo: values.redo,
-        shard: values.shard,
         workers: intOption(values.workers, 'workers', 1),
         browsers: intOption(values.browsers, 'browsers', 1),
       });

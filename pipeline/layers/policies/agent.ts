@@ -4,27 +4,37 @@
 // the instruction and the page; never the layer, severity, faults or condition id. It returns
 // when it considers the task done; it says nothing more (no claim: the study scores what the page
 // shows and what the server holds). Its actions, retries and first look are counted by its actor.
-import { requirePage, type Agent } from '../../agents/contract.ts';
+import { requirePage, type Agent, type Claim } from '../../agents/contract.ts';
 import type { LayersTask } from '../../../core/layers.ts';
 import { Actor } from './actor.ts';
 import { uis } from './ui.ts';
-import { policyView, type LayersPolicy } from './policy.ts';
+import { policyView, type LayersPolicy, type PolicyContext } from './policy.ts';
 import { firstLine } from '../../../core/errors.ts';
 
-export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
+/**
+ * A scripted policy as an agent: its page, a fresh actor and the request in structured form go to
+ * `act`, which runs the policy and returns its claim (null: it claims nothing). What the actor counted
+ * goes into the result either way; a throw is the row's error, with no claim.
+ */
+export function scriptedAgent(name: string, task: LayersTask, act: (ctx: PolicyContext) => Promise<Claim | null>): Agent {
   const view = policyView(task);
   return {
-    name: policy.name,
+    name,
     async run(session) {
-      const page = requirePage(session, policy.name);
+      const page = requirePage(session, name);
       const actor = new Actor(page);
       const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone, moments: actor.moments });
       try {
-        await policy.run({ page, task: view, ui: uis[view.template], actor });
-        return { claim: null, error: null, ...counted() };
+        const claim = await act({ page, task: view, ui: uis[view.template], actor });
+        return { claim, error: null, ...counted() };
       } catch (e) {
         return { claim: null, error: firstLine(e), ...counted() };
       }
     },
   };
+}
+
+/** A reference policy as an agent: it returns when it considers the task done, and claims nothing. */
+export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
+  return scriptedAgent(policy.name, task, async (ctx) => { await policy.run(ctx); return null; });
 }

@@ -16,12 +16,10 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Locator } from 'playwright-core';
 import { attach, verifyWithRetry, type ActionContract, type EvidenceRecord } from '../../../verifier/src/index.ts';
 import type { Entity, Template } from '../../../core/layers.ts';
-import { requirePage, type Agent } from '../../agents/contract.ts';
+import type { Agent } from '../../agents/contract.ts';
 import type { LayersTask } from '../../../core/layers.ts';
-import { firstLine } from '../../../core/errors.ts';
-import { Actor } from './actor.ts';
-import { uis } from './ui.ts';
-import { policyView, type PolicyContext } from './policy.ts';
+import type { PolicyContext } from './policy.ts';
+import { scriptedAgent } from './agent.ts';
 import { limits } from './semantic-recovery.ts';
 
 /** The app's save request, as a developer of each app declares it. */
@@ -134,24 +132,13 @@ export const transportVerifiedPolicies: Record<string, VerifiedPolicy> = { ...ve
 
 /** A verified policy as an agent: its claim is done exactly when its last save closed as a success. */
 export function verifiedAgent(policy: VerifiedPolicy, task: LayersTask): Agent {
-  const view = policyView(task);
-  return {
-    name: policy.name,
-    async run(session) {
-      const page = requirePage(session, policy.name);
-      const actor = new Actor(page);
-      const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone, moments: actor.moments });
-      try {
-        const ran = await policy.run({ page, task: view, ui: uis[view.template], actor });
-        const records = Array.isArray(ran) ? ran : ran.records;
-        const last = records.at(-1);
-        const done = Array.isArray(ran) ? last?.state === 'closed' : ran.done;
-        const how = Array.isArray(ran) ? '' : `; ${ran.how}`;
-        const message = last ? `${records.length} save(s); last ${last.state}${last.reason ? `: ${last.reason}` : ''}${how}` : 'no save: the control was not there';
-        return { claim: { done, message }, error: null, ...counted() };
-      } catch (e) {
-        return { claim: null, error: firstLine(e), ...counted() };
-      }
-    },
-  };
+  return scriptedAgent(policy.name, task, async (ctx) => {
+    const ran = await policy.run(ctx);
+    const records = Array.isArray(ran) ? ran : ran.records;
+    const last = records.at(-1);
+    const done = Array.isArray(ran) ? last?.state === 'closed' : ran.done;
+    const how = Array.isArray(ran) ? '' : `; ${ran.how}`;
+    const message = last ? `${records.length} save(s); last ${last.state}${last.reason ? `: ${last.reason}` : ''}${how}` : 'no save: the control was not there';
+    return { done, message };
+  });
 }
