@@ -1,7 +1,9 @@
 // What the real apps' tests do in a page, from a family's data alone (fixtures/<app>/families/):
 // open the start page, change the input, activate the commit control by its role and name, and
 // wait for the success notice; and the requests a page sends off its origin.
+import { spawnSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
+import { codeRoot } from '../../core/paths.ts';
 import type { FamilyCondition } from '../../fixtures/real-app.ts';
 
 /** Every request the page sends to another origin than `origin` (data: and blob: URLs aside). */
@@ -34,4 +36,13 @@ export async function performFamily(page: Page, origin: string, condition: Famil
   const notice = page.locator(condition.notice.selector).filter({ hasText: condition.notice.text });
   await notice.first().waitFor({ state: 'visible', timeout: 20_000 });
   return (await notice.first().innerText()).trim();
+}
+
+/**
+ * Runs a real app's fixture script as a user does (`node --import tsx <script> <verb>`), with the port and
+ * state folder of the test's own site in the variables the script reads.
+ */
+export function runSiteCommand(script: string, verb: string, env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const ran = spawnSync(process.execPath, ['--import', 'tsx', script, verb], { cwd: codeRoot, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
 }

@@ -14,7 +14,7 @@
 //
 // Reads: prereg/, data/tasks/arm-b/, data/labels/arm-b/, the ledger. Writes: the run's rows,
 // data/excluded/ (superseded runs, smoke runs), manifests/data.sha256.
-import { main, intOption } from '../../../core/cli.ts';
+import { main, intOption, type Values } from '../../../core/cli.ts';
 import { UsageError, RStackError } from '../../../core/errors.ts';
 import { messages } from '../../../core/messages.ts';
 import { rel } from '../../../core/paths.ts';
@@ -195,7 +195,7 @@ export const sampleOptions = (browserHelp: string) => {
 };
 
 /** What sampleOptions' flags say, as both verbs' runners take it. */
-export const sampleValues = (values: { browser: string; manifest?: string; smoke?: boolean; cases?: string; reps?: string; redo?: string; shard?: string }) => ({
+export const sampleValues = (values: Values<ReturnType<typeof sampleOptions>>) => ({
   browser: parseBrowserName(values.browser, 'firefox'),
   manifest: values.manifest,
   smoke: values.smoke,
