@@ -791,6 +791,14 @@ export type RealAppFamily = {
    */
   layers: ("baseline" | "access" | "perception" | "action" | "state" | "verification")[];
   /**
+   * declared, never inferred: this family is a false success the application ships with (nothing is injected; its `layers` is ["baseline"] alone), and it stands in the arm under this layer with fault_source app
+   */
+  app_case?: "verification";
+  /**
+   * the version of the real-applications arm (its prereg's version) that first runs this family; absent: 1. An earlier version's frozen conditions never include it
+   */
+  introduced?: number;
+  /**
    * path and query of the page a condition opens, on the app's origin
    */
   start: string;

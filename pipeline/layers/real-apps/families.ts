@@ -1,8 +1,8 @@
 // The task families of the real-applications arm, as the applications' fixtures describe them
 // (fixtures/<app>/families/<family>.json: the start page, the input, the fault spec, the success
-// notice, the postcondition and the variants). A family whose only layer is baseline is a case the
+// notice, the postcondition and the variants). A family that declares `app_case` is a case the
 // application ships with (its false success is its own, nothing is injected): it stands in the arm
-// as that application's own Verification case.
+// under that layer, as the application's own case. It is declared, never inferred from its layers.
 import { familyCondition, listFamilies, readFamily, type FamilyCondition, type RealApp, type RealAppFamily } from '../../../fixtures/real-app.ts';
 import type { Layer } from '../../../core/layers.ts';
 
@@ -21,8 +21,7 @@ export interface Family {
 export function readFamilies(): Family[] {
   return appNames.flatMap((app) => listFamilies(app).map((id) => {
     const data = readFamily(app, id);
-    const ownCase = data.layers.length === 1 && data.layers[0] === 'baseline';
-    return { id, app, data, appFault: ownCase ? ('verification' as const) : null };
+    return { id, app, data, appFault: data.app_case ?? null };
   }));
 }
 

@@ -62,9 +62,10 @@ function conditions(seed: string, family: Family, layer: Layer, severity: number
   });
 }
 
-export function generateRealAppsTasks(seed = REAL_APPS_SEED, families = readFamilies()): LayersRealAppsTask[] {
+/** The conditions of one version of the arm: a family `introduced` by a later version is not among them. */
+export function generateRealAppsTasks(seed = REAL_APPS_SEED, families = readFamilies(), armVersion = 1): LayersRealAppsTask[] {
   const out: LayersRealAppsTask[] = [];
-  for (const family of families) {
+  for (const family of families.filter((f) => (f.data.introduced ?? 1) <= armVersion)) {
     if (family.appFault) {
       out.push(...conditions(seed, family, family.appFault, 0, APP_FAULT_REPS));
       continue;

@@ -23,6 +23,7 @@ import { shownPath } from '../../../core/paths.ts';
 import type { LayersRealAppsTask, RealAppFamily, UserApp } from '../../../core/contracts.ts';
 import { startFaultProxy, compileSpec } from '../../../fixtures/proxy/index.ts';
 import type { RealApp, SessionCookie } from '../../../fixtures/real-app.ts';
+import { checkAppCase } from '../../../fixtures/real-app.ts';
 import { runSummary } from '../../../analysis/run-summary.ts';
 import { parseBrowserName } from '../../browser/launch.ts';
 import { runArm } from '../../kernel/run.ts';
@@ -48,8 +49,8 @@ export function readUserApp(file: string): UserAppFiles {
     const data = readJsonFile<RealAppFamily>(familyFile, 'real-app-family');
     if (data.app !== app.name || (data.spec as { family?: string }).family !== data.family) throw new UsageError(`${shownPath(familyFile)}: its app must say ${app.name} (the app file's name) and its spec.family ${data.family}`);
     // the proxy's own check of the fault spec, before anything starts (a variant's value fills it later)
-    const ownCase = data.layers.length === 1 && data.layers[0] === 'baseline';
-    return { id: data.family, app: app.name as AppName, data, appFault: ownCase ? 'verification' : null };
+    checkAppCase(data, shownPath(familyFile));
+    return { id: data.family, app: app.name as AppName, data, appFault: data.app_case ?? null };
   });
   return { file, dir, app, families };
 }
