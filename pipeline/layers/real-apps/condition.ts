@@ -5,7 +5,8 @@
 //   notice watch ─▶ the start page open ─▶ the agent begins (any agent of the contract) ─▶ it returns
 //   ─▶ the boundary: BOUNDARY_MS after the browser got the answer to the last write, or the agent's
 //   return, whichever is later ─▶ at it, the family's postcondition query on the app's database: VTS;
-//   the notice shown by then: AS ─▶ proxy.reset() (a write still held back never reaches the app)
+//   the notice shown by then: AS ─▶ proxy.reset() (a write still held back never reaches the app;
+//   one already on its way there is waited for, so that the next condition's restore comes after it)
 //
 // The app's database is the only truth; the proxy's log says what happened to each write, on this
 // process's clock. A proxy that died or an app that went down is not the agent's outcome: the trace
@@ -330,6 +331,12 @@ export async function runRealAppTrace(options: {
     };
   } finally {
     if (opened?.own) await opened.context.close().catch(() => undefined);
-    stage.proxy.reset();
+    // waits for every write still on its way to the app (a State write forwarded just before): the
+    // next condition restores the app after this, so nothing of this condition can land in it
+    try {
+      await stage.proxy.reset();
+    } catch (cause) {
+      throw new InfrastructureError(`${task.condition_id}: ${firstLine(cause)}`, { cause });
+    }
   }
 }

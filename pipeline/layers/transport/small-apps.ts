@@ -117,7 +117,7 @@ export async function runSmallTransportTrace(options: {
       scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS }, flagRule: 'amendment-5', phases: options.phases, countWrites: true,
     });
   } finally {
-    proxyLog = proxy.reset();
+    proxyLog = await proxy.reset();
   }
   const { result, ...outcome } = traced;
   const claimedDone = endedDone(result, outcome.apparent_success);
