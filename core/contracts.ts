@@ -1708,6 +1708,7 @@ export interface FaultWriteRule {
    * null: never
    */
   forward_after_ms: FaultValue | null;
+  pass_from_save?: FaultValue;
 }
 
 /**

@@ -19,7 +19,7 @@ import { paths, rel } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { RStackError } from '../../../core/errors.ts';
 import type { LayersRealAppsTask, LayersRow } from '../../../core/contracts.ts';
-import { startFaultProxy, type FaultProxy } from '../../../fixtures/proxy/index.ts';
+import { startFaultProxy, type FaultProxy, type LayerTableName } from '../../../fixtures/proxy/index.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
 import { mediawikiApp } from '../../../fixtures/mediawiki/site.ts';
@@ -35,6 +35,23 @@ import { realAppPolicies } from './policies.ts';
 import type { AppName } from './families.ts';
 
 export const realAppsTaskFile = () => path.join(paths.tasks(), 'layers-real-apps.jsonl');
+
+/**
+ * The fault proxy's layer table the registered arm runs with: version 1 (prereg/layers-real-apps.md)
+ * ran with layers-v1.json, whose Verification never forwards the write. The seed's construct (a
+ * later save commits: layers.json) enters a registered run only through the amendment that adopts
+ * it; until then it is tried with --layer-table current and --smoke.
+ */
+export const REAL_APPS_LAYER_TABLE: LayerTableName = 'v1';
+const layerTableNames: readonly LayerTableName[] = ['current', 'v1'];
+
+/** --layer-table: the registered arm's table, or (smoke only) another of the proxy's. */
+export function chosenLayerTable(value: string | undefined, smoke: boolean, registered: LayerTableName): LayerTableName {
+  if (value === undefined) return registered;
+  if (!layerTableNames.includes(value as LayerTableName)) throw new UsageError(`--layer-table ${value}: one of ${layerTableNames.join(', ')} (fixtures/proxy/plan.ts)`);
+  if (value !== registered && !smoke) throw new UsageError(`--layer-table ${value}: the registered arm runs with its protocol's table (${registered}); another table only with --smoke, until an amendment adopts it`);
+  return value as LayerTableName;
+}
 
 /** The frozen conditions of the arm, each validated against schemas/layers-real-apps-task.schema.json. */
 export function readRealAppsTasks(file = realAppsTaskFile()): LayersRealAppsTask[] {
@@ -110,13 +127,13 @@ export function realAppsPlan(options: { browser: BrowserName; resources: ReturnT
  * none of it): both applications up (started here unless they run already) and the run's fault
  * proxy; close() stops what was started here.
  */
-export function realAppsResources(): { get(): Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy }>; close(): Promise<void> } {
+export function realAppsResources(layerTable: LayerTableName = REAL_APPS_LAYER_TABLE): { get(): Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy }>; close(): Promise<void> } {
   let made: Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy; sites: SitesUp }> | undefined;
   return {
     get: () => (made ??= (async () => {
       const sites = await startSites(['layers-wordpress', 'mediawiki']);
       try {
-        return { apps: { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy: await startFaultProxy(), sites };
+        return { apps: { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy: await startFaultProxy({ layerTable }), sites };
       } catch (error) {
         await sites.stop();
         throw error;
@@ -137,6 +154,7 @@ export const summaryTables: SummaryTable[] = [
 
 export const realAppsOptions = {
   browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
+  'layer-table': { type: 'string', help: 'the fault proxy\'s layer table: v1 (the registered arm\'s, default) or current (the seed\'s Verification: a later save commits; --smoke only until adopted)' },
   ...runOptions('unit'),
 } as const;
 
@@ -151,7 +169,7 @@ export const realAppsCommand: Command<typeof realAppsOptions> = {
     if (flags.workers !== 1 || (flags.browsers ?? 1) !== 1) throw new UsageError(messages.realAppsOneAtATime());
     // the gate (run.ts) refuses a prereg/ that differs from the ledger head: a prereg found here is frozen
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'real-apps')) throw new UsageError(messages.realAppsArmUnregistered());
-    const resources = realAppsResources();
+    const resources = realAppsResources(chosenLayerTable(values['layer-table'], flags.smoke, REAL_APPS_LAYER_TABLE));
     let result;
     try {
       result = await runArm(flags, () => realAppsPlan({ browser, resources }));

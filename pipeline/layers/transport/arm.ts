@@ -26,7 +26,7 @@ import { runArm, type RunPlan } from '../../kernel/run.ts';
 import { runFlags } from '../../kernel/run-flags.ts';
 import { parseBrowserName, type BrowserName } from '../../browser/launch.ts';
 import { BROWSER_BATCH } from '../arms.ts';
-import { INFRASTRUCTURE_RETRIES, proxiedBrowsers, realAppRow, realAppsOptions, realAppsResources, type RealAppsWorker } from '../real-apps/arm.ts';
+import { chosenLayerTable, INFRASTRUCTURE_RETRIES, proxiedBrowsers, realAppRow, realAppsOptions, realAppsResources, type RealAppsWorker } from '../real-apps/arm.ts';
 import { realAppPolicies } from '../real-apps/policies.ts';
 import { layersPolicies, referencePolicies } from '../policies/index.ts';
 import { policyAgent } from '../policies/agent.ts';
@@ -128,7 +128,8 @@ export const transportCommand: Command<typeof realAppsOptions> = {
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'transport')) {
       throw new UsageError('no frozen prereg registers the transport arm (prereg/layers-transport.md): write it, make freeze, then run; until then only ARGS=--smoke (rows to data/excluded/)');
     }
-    const resources = realAppsResources();
+    // version 1 (prereg/layers-transport.md) ran its compound pairs with layers-v1.json's Verification
+    const resources = realAppsResources(chosenLayerTable(values['layer-table'], flags.smoke, 'v1'));
     let result;
     try {
       result = await runArm(flags, () => transportPlan({ browser, resources }));
