@@ -28,7 +28,7 @@ import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launc
 import { generateRealAppsTasks } from '../../../pipeline/layers/real-apps/generate.ts';
 import { runRealAppTrace } from '../../../pipeline/layers/real-apps/condition.ts';
 import { realAppPolicyAgent } from '../../../pipeline/layers/real-apps/agent.ts';
-import { selectorOnly } from '../../../pipeline/layers/real-apps/policies.ts';
+import { selectorOnly, semanticRecovery, verificationAware } from '../../../pipeline/layers/real-apps/policies.ts';
 
 const families = ['wordpress-profile-field', 'mediawiki-edit-page'];
 const tasks = generateRealAppsTasks();
@@ -109,6 +109,43 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
             break;
         }
         assert.equal(proxy.pendingWrites(), 0, `${what}: nothing held after the condition`);
+      }
+    } finally {
+      await launched.browser.close();
+    }
+  });
+}
+
+// The seed's Verification (fixtures/proxy/layers.json, issue 47): every save answered as a success
+// at once, only the saves_required-th reaching the application. Verification-aware reads the stored
+// state back and saves again, so it reaches VTS on the real applications as on the small apps;
+// semantic recovery stops at the first notice, a false completion.
+const seedVerification = families.map((family) => tasks.find((t) => t.family === family && t.layer === 'verification' && t.severity === 3)!);
+for (const browserName of ['chromium', 'firefox'] as const satisfies readonly BrowserName[]) {
+  test(`in ${browserName}: the seed's Verification on WordPress and MediaWiki: verification-aware repairs it with more saves and reaches VTS, semantic recovery trusts the first notice`, async (t) => {
+    const current = await startFaultProxy({ layerTable: 'current' });
+    t.after(() => current.close());
+    const launched = await launchBrowser(browserName, null, { proxy: { server: current.url, ca: current.ca } });
+    try {
+      for (const task of seedVerification) {
+        const app = apps[task.app]!;
+        const seeded = await seededValue(app, task);
+        const required = planFor({ spec: task.spec as unknown as FaultSpec, layer: 'verification', severity: 3, seed: 'x' }).write!.passFromSave!;
+        for (const policy of [semanticRecovery, verificationAware]) {
+          const { result: _result, ...row } = await runRealAppTrace({ stage: { browser: launched.browser, proxy: current, app }, task, agent: realAppPolicyAgent(policy, task, app.origin) });
+          const actions = row.real_app!.writes.map((w) => w.action);
+          const what = `${browserName} ${task.condition_id} ${policy.name}: ${JSON.stringify({ as: row.apparent_success, vts: row.vts, actions, error: row.error })}`;
+          assert.equal(row.error, null, what);
+          if (policy === semanticRecovery) {
+            assert.deepEqual(actions, ['dropped'], `${what}: one save, answered, never stored`);
+            assert.ok(row.apparent_success && !row.vts && row.false_completion, what);
+            assert.equal(row.persisted.value, seeded, what);
+          } else {
+            assert.deepEqual(actions.slice(0, required), [...Array(required - 1).fill('dropped'), 'pass'], `${what}: the ${required}th save reached the app`);
+            assert.ok(row.vts && !row.false_completion, what);
+            assert.equal(row.persisted.value, task.target.value, what);
+          }
+        }
       }
     } finally {
       await launched.browser.close();
