@@ -5,6 +5,8 @@
 //   data/raw/** and data/excluded/** run files (rows)      ├─▶ deviations_runs      (every run file)
 //   data/excluded/REASONS.jsonl (why a file was moved)     ├─▶ deviations_overlaps  (runs that ran at once)
 //   data/runs.jsonl (sessions: commit, load, exit)         ┘─▶ deviations_gaps      (what the record lacks)
+//   data/raw/layers/{real-apps,transport} rows, fixtures/proxy/layers-v1.json ─▶ deviations_held_writes
+//                                                               (rows a late held write may have reached)
 //
 // An amendment's trigger is read from the record: the runs of its study and arm whose last row
 // falls between the ledger entry before its freeze and its freeze (a smoke run, a registered attempt,
@@ -14,7 +16,7 @@
 // carry, and the table says so.
 import fs from 'node:fs';
 import path from 'node:path';
-import { paths, rel } from '../core/paths.ts';
+import { codeRoot, paths, rel } from '../core/paths.ts';
 import { sha256 } from '../core/hash.ts';
 import { listFiles } from '../core/files.ts';
 import { readJsonlLines } from '../core/jsonl.ts';
@@ -120,6 +122,58 @@ export interface DeviationTables {
   deviations_runs: TableRow[];
   deviations_overlaps: TableRow[];
   deviations_gaps: TableRow[];
+  deviations_held_writes: TableRow[];
+}
+
+/** the bound taken on the time from a real-app row's read to its proxy's reset (the grace, then the browser context's close) */
+export const READ_TO_RESET_BOUND_MS = 1000;
+
+interface RealAppWrite { t: number; action: string; reached_app: number | null; app_answered: number | null }
+interface RealAppRow extends AnyRow {
+  app: string; layer: string; severity: number; also?: { layer: string; severity: number };
+  real_app: { writes: RealAppWrite[]; read_at: number; boundary_at: number };
+}
+
+/**
+ * Issue 47, item 3: before the proxy's reset waited for writes on their way to the app, a State
+ * write forwarded after a real-app row's read could reach the app after the next condition of the
+ * same app had restored it. From each registered run file of the real-apps and transport arms, in
+ * the order the rows were made: the row after one whose held write was at the app, unanswered, when
+ * its row was made ("in flight"), or was due to be forwarded between its read and its reset (within
+ * READ_TO_RESET_BOUND_MS after the boundary's grace: "due before the reset"); whether it then landed
+ * after the restore the record cannot say, so every such row is listed. `vts_without_own_write`:
+ * the listed row's store held its target though none of its own writes had reached the app by its
+ * read, the one outcome a late write could have made, and the one that would show it did.
+ */
+export function heldWriteDeviations(runs: RunFile[], forwardAfterMs: readonly number[]): TableRow[] {
+  const out: TableRow[] = [];
+  for (const run of runs.filter((r) => r.status === 'registered' && r.study === 'layers' && (r.arm === 'real-apps' || r.arm === 'transport'))) {
+    const rows = (run.rows as RealAppRow[]).filter((r) => r.real_app).sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
+    const previous = new Map<string, RealAppRow>();
+    for (const row of rows) {
+      const before = previous.get(row.app);
+      previous.set(row.app, row);
+      if (!before) continue;
+      const stateSeverity = before.layer === 'state' ? before.severity : before.also?.layer === 'state' ? before.also.severity : null;
+      const t0 = Date.parse(before.started_at);
+      let how: string | null = null;
+      for (const w of before.real_app.writes.filter((x) => x.action === 'answered')) {
+        if (w.reached_app !== null && w.app_answered === null) { how = 'in flight'; break; }
+        if (w.reached_app === null && stateSeverity !== null) {
+          const due = w.t + forwardAfterMs[stateSeverity - 1]!;
+          if (due >= before.real_app.read_at && due <= before.real_app.boundary_at + 100 + READ_TO_RESET_BOUND_MS && t0 + due < Date.parse(row.started_at)) { how = 'due before the reset'; break; }
+        }
+      }
+      if (!how) continue;
+      const own = row.real_app.writes.some((w) => w.reached_app !== null && w.reached_app <= row.real_app.read_at);
+      out.push({
+        file: run.file, condition_id: row.condition_id, policy: row.policy,
+        after_condition: before.condition_id, after_policy: before.policy, held_write: how,
+        vts: row.vts ?? null, vts_without_own_write: row.vts === true && !own,
+      });
+    }
+  }
+  return out;
 }
 
 export function deviations(): DeviationTables {
@@ -240,5 +294,8 @@ export function deviations(): DeviationTables {
     };
   });
 
-  return { deviations_amendments: amendments, deviations_runs: runRows, deviations_overlaps: overlaps, deviations_gaps: gaps };
+  const v1Table = JSON.parse(fs.readFileSync(path.join(codeRoot, 'fixtures', 'proxy', 'layers-v1.json'), 'utf8')) as { layers: { state: { parameters: { forward_after_ms: { values: number[] } } } } };
+  const heldWrites = heldWriteDeviations(runs, v1Table.layers.state.parameters.forward_after_ms.values);
+
+  return { deviations_amendments: amendments, deviations_runs: runRows, deviations_overlaps: overlaps, deviations_gaps: gaps, deviations_held_writes: heldWrites };
 }

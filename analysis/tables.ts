@@ -296,6 +296,8 @@ export const tables: TableDef[] = [
     ['run_a', 'run_b'], ['status_a', 'status_b', 'overlap_from', 'overlap_to', 'overlap_s', 'rows_a_in_overlap', 'rows_b_in_overlap']),
   recordTable('deviations_gaps', 'Deviations: what the record of each registered arm cannot show',
     ['study', 'arm', 'browser'], ['registered_runs', 'earlier_attempts_kept', 'runs_with_session_log', 'attempts_lost_possible', 'resumed_under_later_freeze']),
+  recordTable('deviations_held_writes', 'Deviations: real-application rows that a late held write of the row before them (same application) may have reached, before the proxy\'s reset waited for it (issue 47)',
+    ['file', 'condition_id', 'policy'], ['after_condition', 'after_policy', 'held_write', 'vts', 'vts_without_own_write']),
 ];
 
 /** A table computed in TypeScript (no SQL to compare with): keys and exact values only. */

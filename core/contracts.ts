@@ -258,9 +258,17 @@ export interface LayersFields {
    */
   ended_done?: boolean;
   /**
-   * arm transport: not ended_done while the postcondition held (VTS): the work was done and the policy or agent ended taking it as not done
+   * arm transport, and arm real-apps from version 2: not ended_done while the postcondition held (VTS): the work was done and the policy or agent ended taking it as not done
    */
   false_abandonment?: boolean;
+  /**
+   * the version of the arm's protocol the row was made under (its frozen conditions say it); absent: version 1. Arm real-apps from version 2: the seed's Verification (a later save commits), and the reference policy's claim in the row
+   */
+  arm_version?: number;
+  /**
+   * arm real-apps from version 2: the claim said done and the postcondition did not hold (VTS false): a false completion as an outside agent's is scored, beside false_completion, which stays the seed's page-based one (AS and not VTS)
+   */
+  claim_false_completion?: boolean;
 }
 
 /**
@@ -407,6 +415,10 @@ export interface Entity {
 export type LayersRealAppsTask = {
   schema: "task/1";
   study: "layers";
+  /**
+   * the version of the arm's protocol this condition belongs to (data/tasks/layers-real-apps-v2.jsonl: 2); absent: version 1. It says the fault proxy's layer table (version 1: layers-v1.json; 2: layers.json) and whether the row keeps the policy's claim
+   */
+  version?: number;
   /**
    * real-apps: the five layers one at a time (data/tasks/layers-real-apps.jsonl); transport: transport faults and compound conditions (data/tasks/layers-transport.jsonl)
    */

@@ -22,7 +22,7 @@ export function writeGenerated(file: string, text: string, options: { what: stri
   const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
   const same = existing === text;
   if (options.check) {
-    process.stdout.write(`${rel(file)}: ${same ? 'byte-identical to a fresh generation' : 'DIFFERS from a fresh generation'}\n`);
+    process.stdout.write(`${rel(file)}: ${same ? 'byte-identical to a fresh generation' : existing === null ? `missing (a fresh generation has ${options.what})` : 'DIFFERS from a fresh generation'}\n`);
     return same ? 0 : 1;
   }
   if (existing !== null && !same && options.force === false) throw new UsageError(messages.generatedDiffers(rel(file)));

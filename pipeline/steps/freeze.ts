@@ -2,9 +2,17 @@
 // Reads: the frozen inputs. Writes: one line appended to manifests/ledger.jsonl (or nothing).
 import { main } from '../../core/cli.ts';
 import { messages } from '../../core/messages.ts';
-import { freeze, readLedger, chainProblems } from '../kernel/ledger.ts';
+import { freeze, readLedger, chainProblems, headOf, snapshot } from '../kernel/ledger.ts';
 import { CheckError } from '../../core/errors.ts';
 import { checkPreregs } from '../kernel/prereg.ts';
+import { checkFamilies } from '../layers/real-apps/check-families.ts';
+
+/** Real-application condition files this freeze would add or change: their families are then checked on the apps themselves. */
+async function realAppConditionsChanging(): Promise<string[]> {
+  const files = await snapshot();
+  const head = headOf(readLedger());
+  return Object.keys(files).filter((f) => /^data\/tasks\/layers-(real-apps|transport)[^/]*\.jsonl$/.test(f) && head?.entry.files[f] !== files[f]);
+}
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main({
@@ -17,6 +25,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       if (broken.length) throw new CheckError(`the ledger chain is broken; refusing to extend it:\n${broken.join('\n')}`);
       const problems = checkPreregs();
       if (problems.length) throw new CheckError(problems.join('\n'));
+      // the families every real-application condition is made from: a typo in a query would score every row "not saved"
+      const changing = await realAppConditionsChanging();
+      const families = await checkFamilies({ live: changing.length > 0 });
+      if (families) throw new CheckError(`the real applications' task families have problems; nothing was frozen:\n${families}`);
       const result = await freeze(values.reason ?? 'freeze');
       process.stdout.write(
         (result.added

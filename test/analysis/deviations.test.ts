@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { makeTree, runScript, samplePrereg } from '../helpers/tree.ts';
 import { sha256 } from '../../core/hash.ts';
-import { deviations } from '../../analysis/deviations.ts';
+import { deviations, heldWriteDeviations } from '../../analysis/deviations.ts';
 
 const heads = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => ({ hash: sha256(l), at: Date.parse((JSON.parse(l) as { at: string }).at) }));
 
@@ -103,4 +103,37 @@ test('shard files make merge moved aside are listed as merged, not as attempts a
   const runs = new Map(deviations().deviations_runs.map((r) => [r.run_id, r.status]));
   assert.equal(runs.get(shard), 'merged');
   assert.equal(runs.get(redone), 'superseded');
+});
+
+test('held writes (issue 47): the row after one whose State write was in flight at the app, or due between its read and its reset, is listed; another application, a later forward or no held write is not', () => {
+  const forward = [1500, 3000, 6000];
+  const t0 = Date.parse('2026-12-03T07:00:00Z');
+  const realRow = (at: number, app: string, condition: string, policy: string, extra: Record<string, unknown>) => ({
+    run_id: 'r', study: 'layers', arm: 'real-apps', condition_id: condition, policy, browser: { name: 'chromium' }, ledger_head: 'h',
+    started_at: new Date(t0 + at).toISOString(), elapsed_ms: 100, app, layer: 'state', severity: 1, vts: false,
+    real_app: { writes: [], read_at: 1000, boundary_at: 950 }, ...extra,
+  });
+  const write = (t: number, reached: number | null, answered: number | null, action = 'answered') => ({ t, action, reached_app: reached, app_answered: answered });
+  const rows = [
+    // in flight: forwarded, unanswered when its row was made; the next WordPress row is listed, not the MediaWiki one between
+    realRow(0, 'wordpress', 'wp-state-3-01', 'verification-aware', { severity: 3, real_app: { writes: [write(300, 6300, null)], read_at: 6290, boundary_at: 6280 } }),
+    realRow(8_000, 'mediawiki', 'mw-baseline-0-01', 'selector-only', { layer: 'baseline', severity: 0, real_app: { writes: [write(100, 100, 400, 'pass')], read_at: 900, boundary_at: 890 } }),
+    realRow(10_000, 'wordpress', 'wp-verification-1-01', 'selector-only', { layer: 'verification', real_app: { writes: [write(100, null, null, 'dropped')], read_at: 900, boundary_at: 890 } }),
+    // due before the reset: 1500 ms after a write at 200 is 1700, after the read (1000) and within the bound after the boundary
+    realRow(20_000, 'wordpress', 'wp-state-1-01', 'selector-only', { real_app: { writes: [write(200, null, null)], read_at: 1000, boundary_at: 950 } }),
+    realRow(24_000, 'wordpress', 'wp-state-1-01', 'semantic-recovery', { vts: true, real_app: { writes: [write(150, 150, 300, 'pass')], read_at: 1000, boundary_at: 950 } }),
+    // a forward due long after the reset (severity 3: 6000 ms) was cancelled by it: nothing listed after this one
+    realRow(30_000, 'wordpress', 'wp-state-3-02', 'selector-only', { severity: 3, real_app: { writes: [write(200, null, null)], read_at: 1000, boundary_at: 950 } }),
+    realRow(34_000, 'wordpress', 'wp-baseline-0-02', 'selector-only', { layer: 'baseline', severity: 0, vts: true, real_app: { writes: [], read_at: 900, boundary_at: 890 } }),
+  ];
+  const run = { file: 'data/raw/layers/real-apps/r.jsonl', run_id: 'r', study: 'layers', arm: 'real-apps', browser: 'chromium', status: 'registered' as const, rows: rows as never, first: t0, last: t0 + 40_000, heads: [1] };
+  const listed = heldWriteDeviations([run, { ...run, status: 'smoke' as const, file: 'data/excluded/x.jsonl' }], forward);
+  assert.deepEqual(listed.map((r) => [r.condition_id, r.policy, r.after_condition, r.held_write, r.vts_without_own_write]), [
+    ['wp-verification-1-01', 'selector-only', 'wp-state-3-01', 'in flight', false],
+    ['wp-state-1-01', 'semantic-recovery', 'wp-state-1-01', 'due before the reset', false],
+  ]);
+  // the one outcome a late write could make: the store holding the target with no write of the row's own at the app
+  const touched = structuredClone(rows);
+  (touched[2] as { vts: boolean }).vts = true;
+  assert.equal(heldWriteDeviations([{ ...run, rows: touched as never }], forward)[0]!.vts_without_own_write, true);
 });

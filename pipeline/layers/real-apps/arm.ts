@@ -32,25 +32,29 @@ import { BROWSER_BATCH } from '../arms.ts';
 import { runRealAppTrace, type RealAppStage } from './condition.ts';
 import { realAppPolicyAgent } from './agent.ts';
 import { realAppPolicies } from './policies.ts';
+import { generateRealAppsTasks, realAppsSeed } from './generate.ts';
 import type { AppName } from './families.ts';
 
-export const realAppsTaskFile = () => path.join(paths.tasks(), 'layers-real-apps.jsonl');
+/** The frozen conditions of a version of the arm: version 1's file, or layers-real-apps-v<N>.jsonl. */
+export const realAppsTaskFile = (version = 1) => path.join(paths.tasks(), version >= 2 ? `layers-real-apps-v${version}.jsonl` : 'layers-real-apps.jsonl');
 
 /**
- * The fault proxy's layer table the registered arm runs with: version 1 (prereg/layers-real-apps.md)
- * ran with layers-v1.json, whose Verification never forwards the write. The seed's construct (a
- * later save commits: layers.json) enters a registered run only through the amendment that adopts
- * it; until then it is tried with --layer-table current and --smoke.
+ * The fault proxy's layer table a version of the arm runs with: version 1 (prereg/layers-real-apps.md,
+ * and the transport arm's compound pairs) ran with layers-v1.json, whose Verification never
+ * forwards the write; version 2 with layers.json, the seed's construct (a later save commits).
  */
-export const REAL_APPS_LAYER_TABLE: LayerTableName = 'v1';
-const layerTableNames: readonly LayerTableName[] = ['current', 'v1'];
+export const layerTableOf = (version: number): LayerTableName => (version >= 2 ? 'current' : 'v1');
+export const REAL_APPS_VERSIONS = [1, 2] as const;
 
-/** --layer-table: the registered arm's table, or (smoke only) another of the proxy's. */
-export function chosenLayerTable(value: string | undefined, smoke: boolean, registered: LayerTableName): LayerTableName {
-  if (value === undefined) return registered;
-  if (!layerTableNames.includes(value as LayerTableName)) throw new UsageError(`--layer-table ${value}: one of ${layerTableNames.join(', ')} (fixtures/proxy/plan.ts)`);
-  if (value !== registered && !smoke) throw new UsageError(`--layer-table ${value}: the registered arm runs with its protocol's table (${registered}); another table only with --smoke, until an amendment adopts it`);
-  return value as LayerTableName;
+/**
+ * The conditions a run of a version takes: its frozen file; for a smoke run of a version whose
+ * conditions are not frozen yet, a fresh generation in memory (its rows go to data/excluded/).
+ */
+export function realAppsVersionTasks(version: number, smoke: boolean): LayersRealAppsTask[] {
+  const file = realAppsTaskFile(version);
+  if (fs.existsSync(file) || !smoke) return readRealAppsTasks(file);
+  log({ kind: 'info', message: `${rel(file)} is not made yet: its conditions generated in memory for this smoke run (make tasks-real-apps ARGS="--version ${version}", then make freeze with its amendment, registers them)` });
+  return generateRealAppsTasks(realAppsSeed(version), undefined, version);
 }
 
 /** The frozen conditions of the arm, each validated against schemas/layers-real-apps-task.schema.json. */
@@ -99,13 +103,14 @@ export async function realAppRow(u: RealAppsUnit, browser: RealAppsWorker['launc
   return { condition_id: u.task.condition_id, policy: u.policy, ...outcome };
 }
 
-export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[]; arm?: 'real-apps' | 'transport' }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
+export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[]; arm?: 'real-apps' | 'transport'; runPrefix?: string }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
   const { browser, resources } = options;
   const { launch, connected } = proxiedBrowsers(browser, resources);
   return {
     study: 'layers',
     arm: options.arm ?? 'real-apps',
     browser,
+    ...(options.runPrefix ? { runPrefix: options.runPrefix } : {}),
     units: options.units ?? realAppsUnits(),
     conditionOf: (u) => u.task.condition_id,
     unitKey: (u) => realAppsUnitKey({ condition_id: u.task.condition_id, policy: u.policy }),
@@ -127,7 +132,7 @@ export function realAppsPlan(options: { browser: BrowserName; resources: ReturnT
  * none of it): both applications up (started here unless they run already) and the run's fault
  * proxy; close() stops what was started here.
  */
-export function realAppsResources(layerTable: LayerTableName = REAL_APPS_LAYER_TABLE): { get(): Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy }>; close(): Promise<void> } {
+export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)): { get(): Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy }>; close(): Promise<void> } {
   let made: Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy; sites: SitesUp }> | undefined;
   return {
     get: () => (made ??= (async () => {
@@ -154,13 +159,13 @@ export const summaryTables: SummaryTable[] = [
 
 export const realAppsOptions = {
   browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
-  'layer-table': { type: 'string', help: 'the fault proxy\'s layer table: v1 (the registered arm\'s, default) or current (the seed\'s Verification: a later save commits; --smoke only until adopted)' },
+  version: { type: 'string', help: 'the arm version: 1 (registered, default) or 2 (the seed\'s Verification, a later save commits; the policies\' claims in the rows; at least 24 conditions per application and layer): registered once its amendment is frozen, --smoke before' },
   ...runOptions('unit'),
 } as const;
 
 export const realAppsCommand: Command<typeof realAppsOptions> = {
   name: 'make run-real-apps',
-  summary: 'the five fault layers on real applications: every condition of data/tasks/layers-real-apps.jsonl × the 3 reference policies, on WordPress and MediaWiki behind the fault proxy, scored by their databases; prints AS / VTS / FC per application, policy and layer',
+  summary: 'the five fault layers on real applications: every condition of data/tasks/layers-real-apps.jsonl (--version 2: layers-real-apps-v2.jsonl) × the 3 reference policies, on WordPress and MediaWiki behind the fault proxy, scored by their databases; prints AS / VTS / FC per application, policy and layer',
   usage: 'make run-real-apps [BROWSER=firefox] [ARGS="--smoke --only wordpress-general-title"]',
   options: realAppsOptions,
   async run(values) {
@@ -169,10 +174,16 @@ export const realAppsCommand: Command<typeof realAppsOptions> = {
     if (flags.workers !== 1 || (flags.browsers ?? 1) !== 1) throw new UsageError(messages.realAppsOneAtATime());
     // the gate (run.ts) refuses a prereg/ that differs from the ledger head: a prereg found here is frozen
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'real-apps')) throw new UsageError(messages.realAppsArmUnregistered());
-    const resources = realAppsResources(chosenLayerTable(values['layer-table'], flags.smoke, REAL_APPS_LAYER_TABLE));
+    const version = Number(values.version ?? '1');
+    if (!(REAL_APPS_VERSIONS as readonly number[]).includes(version)) throw new UsageError(`--version ${values.version}: one of ${REAL_APPS_VERSIONS.join(', ')}`);
+    if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'real-apps' && Math.floor(Number(p.version)) >= version)) {
+      throw new UsageError(`no frozen prereg or amendment registers version ${version} of the real-applications arm: write it (prereg/layers-real-apps-amendment-N.md, version: ${version}), make freeze, then run; until then only ARGS="--version ${version} --smoke" (rows to data/excluded/)`);
+    }
+    const units = realAppsUnits(realAppsVersionTasks(version, flags.smoke));
+    const resources = realAppsResources(layerTableOf(version));
     let result;
     try {
-      result = await runArm(flags, () => realAppsPlan({ browser, resources }));
+      result = await runArm(flags, () => realAppsPlan({ browser, resources, units, ...(version >= 2 ? { runPrefix: `layers-real-apps-v${version}-${browser}` } : {}) }));
     } finally {
       await resources.close();
     }

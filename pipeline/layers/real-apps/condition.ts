@@ -285,7 +285,11 @@ export async function runRealAppTrace(options: {
     const m = moments();
     const apparentSuccess = m.successShownAt !== null && m.successShownAt <= boundary.at;
     const vts = persistedValue === task.target.value;
-    const claimedDone = endedDone(result, apparentSuccess);
+    // version 1 rows never kept a claim (a reference policy's ended_done was what it had seen);
+    // from version 2 the policy's claim is kept, and ended_done is it (prereg/layers-real-apps*.md)
+    const version = task.version ?? 1;
+    const claimKept = version >= 2;
+    const claimedDone = endedDone(claimKept ? result : { ...result, claim: null }, apparentSuccess);
     const rel = (x: number) => Math.round((x - t0) * 1000) / 1000;
     const relOrNull = (x: number | null) => (x === null ? null : rel(x));
     return {
@@ -315,6 +319,12 @@ export async function runRealAppTrace(options: {
         store_writes: changesAtStart === null || changesAtRead === null ? null : changesAtRead - changesAtStart,
         ended_done: claimedDone,
         false_abandonment: !claimedDone && vts,
+      } : {}),
+      ...(claimKept ? {
+        ...(task.arm === 'transport' ? {} : { ended_done: claimedDone, false_abandonment: !claimedDone && vts }),
+        arm_version: version,
+        claim: result.claim,
+        claim_false_completion: result.claim?.done === true && !vts,
       } : {}),
       real_app: {
         reset_ms: round1(resetMs),

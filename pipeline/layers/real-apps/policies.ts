@@ -8,16 +8,25 @@
 //   verification-aware   semantic recovery, then reads the stored state by a second page load;
 //                        while it does not hold, a short passive wait and a repair alternate
 // They see the page and the family's page knowledge for the condition (ui.ts); never the
-// layer, severity, fault or condition id.
+// layer, severity, fault or condition id. Each ends with a claim from what it checked (issue 47):
+//   selector-only        done when it activated the control (it checks nothing after)
+//   semantic-recovery    done when the success notice showed after an activation
+//   verification-aware   done only when a read-back showed the stored state; not done when its
+//                        read-backs ran out (its last repair is then unconfirmed, whatever it stored)
 import type { Locator, Page } from 'playwright-core';
 import type { Actor } from '../policies/actor.ts';
+import type { Claim } from '../../agents/contract.ts';
 import type { FamilyUi } from './ui.ts';
 
-export interface RealAppPolicyContext { page: Page; ui: FamilyUi; actor: Actor; origin: string }
+export interface RealAppPolicyContext {
+  page: Page; ui: FamilyUi; actor: Actor; origin: string;
+  /** the arm version's limits (realAppLimitsOf): version 2 reads back after every repair its Verification can need */
+  limits?: RealAppLimits;
+}
 
 export interface RealAppPolicy {
   name: string;
-  run(ctx: RealAppPolicyContext): Promise<void>;
+  run(ctx: RealAppPolicyContext): Promise<Claim>;
 }
 
 export const realAppLimits = {
@@ -30,22 +39,32 @@ export const realAppLimits = {
   checks: 4,
   settleMs: 1000,
 };
+export type RealAppLimits = typeof realAppLimits;
+
+/**
+ * The limits of a version of the arm. Version 1's four read-backs end on a repair that is never
+ * read back (read, wait, read, repair, read, wait, read, repair); the seed's Verification needs up to
+ * two repairs (three saves), so version 2 reads back six times and every repair is read back
+ * before the policy claims anything, as the small apps' eight checks do for their three saves.
+ */
+export const realAppLimitsOf = (version: number): RealAppLimits => (version >= 2 ? { ...realAppLimits, checks: 6 } : realAppLimits);
 
 export const selectorOnly: RealAppPolicy = {
   name: 'selector-only',
   async run({ page, ui, actor }) {
     const first = ui.commitControls(page).first();
-    if (!(await actor.look(first))) return;
+    if (!(await actor.look(first))) return { done: false, message: 'the commit control was not there at the one look' };
     await ui.prepare(actor, page);
     await ui.commit(actor, first);
+    return { done: true, message: 'activated the commit control once' };
   },
 };
 
 /** Binds the commit control by role and name, sets the value, and activates until success shows. True on success. */
-export async function bindAndCommit({ page, ui, actor }: RealAppPolicyContext): Promise<boolean> {
+export async function bindAndCommit({ page, ui, actor, limits = realAppLimits }: RealAppPolicyContext): Promise<boolean> {
   const controls = ui.commitControls(page);
-  if (!(await actor.visibleWithin(controls, realAppLimits.targetWaitMs))) return false;
-  for (let attempt = 0; attempt < realAppLimits.maxAttempts; attempt++) {
+  if (!(await actor.visibleWithin(controls, limits.targetWaitMs))) return false;
+  for (let attempt = 0; attempt < limits.maxAttempts; attempt++) {
     if (attempt > 0) actor.retries++;
     // the controls that bear the name, in page order: a retry tries the next one
     const count = await controls.count();
@@ -55,7 +74,7 @@ export async function bindAndCommit({ page, ui, actor }: RealAppPolicyContext): 
     await ui.prepare(actor, page);
     const control: Locator = controls.nth(attempt % count);
     await ui.commit(actor, control);
-    if (await actor.visibleWithin(ui.success(page), realAppLimits.successWaitMs)) {
+    if (await actor.visibleWithin(ui.success(page), limits.successWaitMs)) {
       actor.sawSuccess();
       return true;
     }
@@ -66,25 +85,29 @@ export async function bindAndCommit({ page, ui, actor }: RealAppPolicyContext): 
 export const semanticRecovery: RealAppPolicy = {
   name: 'semantic-recovery',
   async run(ctx) {
-    await bindAndCommit(ctx);
+    return (await bindAndCommit(ctx))
+      ? { done: true, message: 'the success notice showed after an activation' }
+      : { done: false, message: `no success notice after ${(ctx.limits ?? realAppLimits).maxAttempts} activations at most` };
   },
 };
 
 export const verificationAware: RealAppPolicy = {
   name: 'verification-aware',
   async run(ctx) {
+    const limits = ctx.limits ?? realAppLimits;
     await bindAndCommit(ctx);
-    for (let check = 0; check < realAppLimits.checks; check++) {
+    for (let check = 0; check < limits.checks; check++) {
       if (await ctx.ui.readBack(ctx.page, ctx.origin)) {
         ctx.actor.confirmed();
-        return;
+        return { done: true, message: `the stored state read back after ${check + 1} read-back${check ? 's' : ''}` };
       }
-      if (check % 2 === 0) await ctx.actor.sleep(realAppLimits.settleMs);
+      if (check % 2 === 0) await ctx.actor.sleep(limits.settleMs);
       else {
         ctx.actor.retries++;
         await bindAndCommit(ctx);
       }
     }
+    return { done: false, message: `the stored state did not read back in ${limits.checks} read-backs` };
   },
 };
 

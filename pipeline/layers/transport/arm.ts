@@ -26,7 +26,7 @@ import { runArm, type RunPlan } from '../../kernel/run.ts';
 import { runFlags } from '../../kernel/run-flags.ts';
 import { parseBrowserName, type BrowserName } from '../../browser/launch.ts';
 import { BROWSER_BATCH } from '../arms.ts';
-import { chosenLayerTable, INFRASTRUCTURE_RETRIES, proxiedBrowsers, realAppRow, realAppsOptions, realAppsResources, type RealAppsWorker } from '../real-apps/arm.ts';
+import { layerTableOf, INFRASTRUCTURE_RETRIES, proxiedBrowsers, realAppRow, realAppsOptions, realAppsResources, type RealAppsWorker } from '../real-apps/arm.ts';
 import { realAppPolicies } from '../real-apps/policies.ts';
 import { layersPolicies, referencePolicies } from '../policies/index.ts';
 import { policyAgent } from '../policies/agent.ts';
@@ -115,11 +115,14 @@ export function transportSummary(rows: readonly LayersRow[]): string {
   return lines.join('\n');
 }
 
-export const transportCommand: Command<typeof realAppsOptions> = {
+// the real-applications arm's flags but its --version (the transport arm has one version)
+const { version: _version, ...transportOptions } = realAppsOptions;
+
+export const transportCommand: Command<typeof transportOptions> = {
   name: 'make run-transport',
   summary: "transport faults and compound conditions behind the fault proxy: every condition of data/tasks/layers-transport-small.jsonl × the 3 reference and 3 verified policies on the small apps, and of data/tasks/layers-transport.jsonl × the 3 reference policies on WordPress and MediaWiki, scored by each app's store; prints AS / VTS / FC, false abandonment and writes the store counted more than once per condition and policy",
   usage: 'make run-transport [BROWSER=firefox] [ARGS="--smoke --only wordpress-general-title-transport"]',
-  options: realAppsOptions,
+  options: transportOptions,
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const flags = runFlags(values);
@@ -129,7 +132,7 @@ export const transportCommand: Command<typeof realAppsOptions> = {
       throw new UsageError('no frozen prereg registers the transport arm (prereg/layers-transport.md): write it, make freeze, then run; until then only ARGS=--smoke (rows to data/excluded/)');
     }
     // version 1 (prereg/layers-transport.md) ran its compound pairs with layers-v1.json's Verification
-    const resources = realAppsResources(chosenLayerTable(values['layer-table'], flags.smoke, 'v1'));
+    const resources = realAppsResources(layerTableOf(1));
     let result;
     try {
       result = await runArm(flags, () => transportPlan({ browser, resources }));

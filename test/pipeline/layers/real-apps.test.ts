@@ -25,7 +25,7 @@ import { mediawikiApp, mediawikiSite } from '../../../fixtures/mediawiki/site.ts
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
-import { generateRealAppsTasks } from '../../../pipeline/layers/real-apps/generate.ts';
+import { generateRealAppsTasks, realAppsSeed } from '../../../pipeline/layers/real-apps/generate.ts';
 import { runRealAppTrace } from '../../../pipeline/layers/real-apps/condition.ts';
 import { realAppPolicyAgent } from '../../../pipeline/layers/real-apps/agent.ts';
 import { selectorOnly, semanticRecovery, verificationAware } from '../../../pipeline/layers/real-apps/policies.ts';
@@ -116,11 +116,14 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
   });
 }
 
-// The seed's Verification (fixtures/proxy/layers.json, issue 47): every save answered as a success
-// at once, only the saves_required-th reaching the application. Verification-aware reads the stored
-// state back and saves again, so it reaches VTS on the real applications as on the small apps;
-// semantic recovery stops at the first notice, a false completion.
-const seedVerification = families.map((family) => tasks.find((t) => t.family === family && t.layer === 'verification' && t.severity === 3)!);
+// Version 2 of the arm (issue 47): the seed's Verification (fixtures/proxy/layers.json), every save
+// answered as a success at once, only the saves_required-th reaching the application, and the
+// policies' claims in the row. Verification-aware reads the stored state back and saves again, so
+// it reaches VTS on the real applications as on the small apps, and claims done once it read it
+// back; semantic recovery stops at the first notice and claims done: a false completion by the page
+// and by the claim alike.
+const tasksV2 = generateRealAppsTasks(realAppsSeed(2), undefined, 2);
+const seedVerification = families.map((family) => tasksV2.find((t) => t.family === family && t.layer === 'verification' && t.severity === 3)!);
 for (const browserName of ['chromium', 'firefox'] as const satisfies readonly BrowserName[]) {
   test(`in ${browserName}: the seed's Verification on WordPress and MediaWiki: verification-aware repairs it with more saves and reaches VTS, semantic recovery trusts the first notice`, async (t) => {
     const current = await startFaultProxy({ layerTable: 'current' });
@@ -134,16 +137,21 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
         for (const policy of [semanticRecovery, verificationAware]) {
           const { result: _result, ...row } = await runRealAppTrace({ stage: { browser: launched.browser, proxy: current, app }, task, agent: realAppPolicyAgent(policy, task, app.origin) });
           const actions = row.real_app!.writes.map((w) => w.action);
-          const what = `${browserName} ${task.condition_id} ${policy.name}: ${JSON.stringify({ as: row.apparent_success, vts: row.vts, actions, error: row.error })}`;
+          const what = `${browserName} ${task.condition_id} ${policy.name}: ${JSON.stringify({ as: row.apparent_success, vts: row.vts, actions, claim: row.claim, error: row.error })}`;
           assert.equal(row.error, null, what);
+          assert.equal(row.arm_version, 2, what);
           if (policy === semanticRecovery) {
             assert.deepEqual(actions, ['dropped'], `${what}: one save, answered, never stored`);
             assert.ok(row.apparent_success && !row.vts && row.false_completion, what);
             assert.equal(row.persisted.value, seeded, what);
+            assert.equal(row.claim?.done, true, `${what}: it saw the notice and claims done`);
+            assert.deepEqual([row.claim_false_completion, row.ended_done, row.false_abandonment], [true, true, false], what);
           } else {
             assert.deepEqual(actions.slice(0, required), [...Array(required - 1).fill('dropped'), 'pass'], `${what}: the ${required}th save reached the app`);
             assert.ok(row.vts && !row.false_completion, what);
             assert.equal(row.persisted.value, task.target.value, what);
+            assert.equal(row.claim?.done, true, `${what}: it read the stored state back after its last repair, and claims done`);
+            assert.deepEqual([row.claim_false_completion, row.false_abandonment], [false, false], what);
           }
         }
       }
