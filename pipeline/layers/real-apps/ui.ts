@@ -67,6 +67,12 @@ function commitOnlyReadBack(task: LayersRealAppsTask, target: Control) {
       (await openAndFind(page, origin + task.start_path, page.locator(target.selector))) &&
       (await page.locator(target.selector).filter({ hasText: /^Update$/ }).count()) > 0;
   }
+  if (task.family === 'mediawiki-watch-page') {
+    // the page view's star is drawn from the stored watchlist: Unwatch for a watched page, Watch otherwise
+    return async (page: Page, origin: string) =>
+      (await openAndFind(page, origin + task.start_path, page.locator('#ca-watch a, #ca-unwatch a'))) &&
+      (await page.getByRole('link', { name: 'Unwatch', exact: true }).count()) > 0;
+  }
   throw new Error(`${task.condition_id}: no read-back for the commit-only family ${task.family} (pipeline/layers/real-apps/ui.ts)`);
 }
 

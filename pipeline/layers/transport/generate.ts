@@ -48,9 +48,10 @@ function condition(seed: string, family: Family, id: string, variant: string, pa
   };
 }
 
-export function generateTransportTasks(seed = TRANSPORT_SEED, families = readFamilies()): LayersRealAppsTask[] {
+/** The conditions of one version of the arm: a family `introduced` by a later version of the real-applications arm is not among them. */
+export function generateTransportTasks(seed = TRANSPORT_SEED, families = readFamilies(), armVersion = 1): LayersRealAppsTask[] {
   const out: LayersRealAppsTask[] = [];
-  for (const family of families) {
+  for (const family of families.filter((f) => (f.data.introduced ?? 1) <= armVersion)) {
     if (family.appFault) continue; // a case the application ships with: no layer the proxy makes
     const controls = new Map<string, LayersRealAppsTask>();
     const controlFor = (id: string, part: Part, variant: string) => {
