@@ -92,6 +92,11 @@ browsergym: setup ## make the BrowserGym suite's venv browsergym/.venv from its 
 run-browsergym: setup ## score a BrowserGym agent through the suite: AGENT="browsergym/.venv/bin/python -m browsergym.rstackbench.episode --agent FILE.py:NAME" [AGENT_FILES=…] ARGS="--smoke" (docs/score-your-agent.md)
 	@$(RSTACKBENCH) run-browsergym --workers $(WORKERS) $(ARGS)
 
+# other benchmarks' evaluators, unchanged, run offline over this project's traces (evaluators/README.md)
+.PHONY: evaluators
+evaluators: setup ## make the venv of other benchmarks' evaluators, evaluators/.venv (webarena-verified 1.2.3, pinned: evaluators/requirements.txt)
+	@$(RSTACKBENCH) evaluators-install $(ARGS)
+
 # AgentLab's GenericAgent (browsergym/agents/agentlab_generic.py) on the local model (make model-server first: its
 # endpoint is the agent's default); its venv browsergym/.venv-agentlab is made here, on demand, never by make test or reproduce
 AGENTLAB_MAX_STEPS ?= 5

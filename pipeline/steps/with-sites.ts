@@ -29,6 +29,7 @@ import { UsageError } from '../../core/errors.ts';
 import { commandFailed, runInherited } from '../../core/command.ts';
 import { ensureVenv, ensureVenvSupport, sh } from './venv.ts';
 import { ensureSuiteVenv } from '../browsergym/install.ts';
+import { ensureEvaluatorsVenv } from '../evaluators/install.ts';
 import { parseSiteNames, withSites } from '../../fixtures/sites.ts';
 import { ensureModel, requireModel } from '../models/install.ts';
 import { DEFAULT_MODEL } from '../models/catalog.ts';
@@ -45,8 +46,9 @@ const exampleVenv = (dir: string) => ensureVenv({ venv: path.join(dir, '.venv'),
 
 /**
  * The example outside agents' dependencies: puppeteer-core from npm; Playwright for Python,
- * browser-use and the BrowserGym suite from PyPI (no browser download). They download at once: each
- * is its own folder, and all of them wait mostly on the network.
+ * browser-use, the BrowserGym suite and other benchmarks' evaluators (evaluators/.venv) from PyPI
+ * (no browser download). They download at once: each is its own folder, and all of them wait mostly
+ * on the network.
  */
 export async function installExampleAgents(): Promise<void> {
   await ensureVenvSupport('with-sites');
@@ -59,7 +61,7 @@ export async function installExampleAgents(): Promise<void> {
   };
   // the smallest local model, which the browser-use example and the real-model tests ask (cached in .state/models/)
   const model = async () => { await ensureModel(requireModel(DEFAULT_MODEL)); };
-  await settleAll([npm(), ...pythonAgents.map((dir) => exampleVenv(dir)), ensureSuiteVenv('with-sites'), model()]);
+  await settleAll([npm(), ...pythonAgents.map((dir) => exampleVenv(dir)), ensureSuiteVenv('with-sites'), ensureEvaluatorsVenv('with-sites'), model()]);
 }
 
 /** Waits for every promise, then throws the first failure: nothing is left running behind an error. */
