@@ -18,14 +18,14 @@ import { startFaultProxy, type FaultProxy } from '../../../fixtures/proxy/index.
 import { mediawikiApp, mediawikiSite } from '../../../fixtures/mediawiki/site.ts';
 import { readFamily, readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
-import { generateRealAppsTasks, REAL_APPS_SEED } from '../../../pipeline/layers/real-apps/generate.ts';
+import { generateRealAppsTasks, realAppsSeed } from '../../../pipeline/layers/real-apps/generate.ts';
 import { readFamilies } from '../../../pipeline/layers/real-apps/families.ts';
 import { runRealAppTrace } from '../../../pipeline/layers/real-apps/condition.ts';
 import { realAppPolicyAgent } from '../../../pipeline/layers/real-apps/agent.ts';
 import { realAppPolicies, selectorOnly } from '../../../pipeline/layers/real-apps/policies.ts';
 
 const families = ['mediawiki-edit-section', 'mediawiki-watch-page'];
-const tasks = generateRealAppsTasks(REAL_APPS_SEED, readFamilies(), 2);
+const tasks = generateRealAppsTasks(realAppsSeed(2), readFamilies(), 2);
 const first = (family: string, layer: string) => tasks.find((t) => t.family === family && t.layer === layer)!;
 
 let state: string;
