@@ -8,6 +8,18 @@
  * what every row carries
  */
 export interface TraceHeader {
+  /**
+   * files the unit kept beside its row, in <run file without .jsonl>.files/ (pipeline/kernel/trace-writer.ts): a real-application trace's HAR and its store reads (issue 51); each written before the row
+   */
+  attachments?: {
+    name: string;
+    /**
+     * relative to the attachments folder: <unit>/<name>
+     */
+    path: string;
+    sha256: string;
+    bytes: number;
+  }[];
   schema: "trace/1";
   study: "layers" | "evidence";
   arm: string;

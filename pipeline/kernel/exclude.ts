@@ -31,6 +31,11 @@ export function excludeFile(file: string, study: string, arm: string, reason: st
   const to = freeName(dir, path.basename(file, ext), ext);
   const rows = countRows(file);
   fs.renameSync(file, to);
+  // what a run keeps beside its file goes with it, under the same new name (its rows name their files relative to it)
+  for (const beside of ['.files', '.stderr']) {
+    const from = file.replace(/\.jsonl$/, beside);
+    if (from !== file && fs.existsSync(from)) fs.renameSync(from, to.replace(/\.jsonl$/, beside));
+  }
   recordExclusion({ file: rel(to), from: rel(file), rows, reason });
   return to;
 }

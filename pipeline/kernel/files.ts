@@ -9,7 +9,7 @@ import { rel } from '../../core/paths.ts';
 export { listFiles, countRows } from '../../core/files.ts';
 
 /** Writes data through a fresh descriptor opened with flags, fsynced before it is closed; `named`: the file a failure names. */
-function writeSynced(file: string, flags: 'w' | 'a', data: string, named = file): void {
+function writeSynced(file: string, flags: 'w' | 'a', data: string | Buffer, named = file): void {
   let fd: number;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -59,7 +59,7 @@ export function appendDurable(file: string, line: string): void {
 }
 
 /** Writes a whole file, fsynced (not atomic: for a new file of its own, e.g. a torn line moved aside). */
-export function writeDurable(file: string, data: string): void {
+export function writeDurable(file: string, data: string | Buffer): void {
   writeSynced(file, 'w', data);
 }
 

@@ -24,7 +24,7 @@ import { readJsonl, toLine } from '../../core/jsonl.ts';
 import { UsageError, RStackError, WriteError, firstLine } from '../../core/errors.ts';
 import { messages } from '../../core/messages.ts';
 import { gate, type Gated } from './gate.ts';
-import { TraceWriter } from './trace-writer.ts';
+import { TraceWriter, type TraceFile } from './trace-writer.ts';
 import { runPool } from './pool.ts';
 import { chooseRun } from './run-files.ts';
 import { updateDataManifest } from './manifest.ts';
@@ -40,7 +40,8 @@ import { firefoxPathFor, firefoxPathFromEnv, leanPathAdopted } from '../browser/
 export type RowHeader = Pick<TraceRow, 'schema' | 'study' | 'arm' | 'run_id' | 'browser' | 'ledger_head' | 'smoke'>;
 
 /** What a study's unit produces: the row minus its header. */
-export type RowBody<R> = Omit<R, keyof RowHeader>;
+/** What a unit returns: its row without the header the skeleton adds, and the files it keeps beside the row (trace-writer.ts). */
+export type RowBody<R> = Omit<R, keyof RowHeader> & { files?: TraceFile[] };
 
 export interface UnitContext<W> {
   browser: LaunchedBrowser;

@@ -11,11 +11,20 @@ import { validate, isValid } from '../../core/validate.ts';
 import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
 import { appendDurable, writeDurable } from './files.ts';
+import { sha256 } from '../../core/hash.ts';
 import { freeName, recordExclusion } from './exclude.ts';
 
 import type { TraceRow } from '../../core/contracts.ts';
 
 export type { TraceRow } from '../../core/contracts.ts';
+
+/** A file a unit keeps beside its row (a trace's HAR, its store reads): written first, then named in the row with its sha256. */
+export interface TraceFile { name: string; content: string | Buffer }
+
+/** The folder of a run file's attachments, beside it: <run file without .jsonl>.files/<unit>/<name>. */
+export const attachmentsDir = (runFile: string) => runFile.replace(/\.jsonl$/, '.files');
+/** A unit key as a folder name (condition|policy → condition.policy). */
+export const unitFolder = (key: string) => key.replace(/[^A-Za-z0-9._-]+/g, '.');
 
 export interface WriterOptions<R extends TraceRow> {
   study: string;
@@ -94,8 +103,23 @@ export class TraceWriter<R extends TraceRow> {
     }
   }
 
-  /** Validates and appends one row, fsynced before it returns. A row for a done key is an error. */
-  append(row: R): void {
+  /**
+   * Validates and appends one row, fsynced before it returns. A row for a done key is an error.
+   * The unit's files are written first (durably), and the row names each with its path (relative to
+   * the attachments folder), sha256 and size: a row never names a file that is not on disk.
+   */
+  append(withFiles: R & { files?: TraceFile[] }): void {
+    const { files, ...rest } = withFiles;
+    let row = rest as unknown as R;
+    if (files?.length) {
+      const unit = unitFolder(this.options.key(row));
+      const attachments = files.map((f) => {
+        const content = Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content, 'utf8');
+        writeDurable(path.join(attachmentsDir(this.file), unit, f.name), content);
+        return { name: f.name, path: `${unit}/${f.name}`, sha256: sha256(content), bytes: content.length };
+      });
+      row = { ...row, attachments } as R;
+    }
     validate('trace', row, { file: rel(this.file), line: this.done.size + 1 });
     const key = this.options.key(row);
     if (this.done.has(key)) throw new Error(`${rel(this.file)}: trace ${key} was already written`);

@@ -138,7 +138,7 @@ export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)):
     get: () => (made ??= (async () => {
       const sites = await startSites(['layers-wordpress', 'mediawiki']);
       try {
-        return { apps: { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy: await startFaultProxy({ layerTable }), sites };
+        return { apps: { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy: await startFaultProxy({ layerTable, har: true }), sites };
       } catch (error) {
         await sites.stop();
         throw error;

@@ -42,6 +42,7 @@ export class InfrastructureError extends RStackError {}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const round1 = (x: number) => Math.round(x * 10) / 10;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const now = () => performance.now();
 
 /** One write of the family as the proxy handled it, on this process's clock. */
@@ -103,6 +104,23 @@ export function boundaryOf(m: Pick<TraceMoments, 'tEnd' | 'writes' | 'loads'>): 
   }
   const latest = candidates.reduce((a, b) => (b.t > a.t ? b : a));
   return { at: latest.t + BOUNDARY_MS, setBy: latest.setBy };
+}
+
+/**
+ * Version 2 (issue 51): the store read again this long after the agent's return, besides the read at
+ * the boundary, so that a fixed-wait validator (WorkArena's pattern: read once, a fixed time after the
+ * claim) is computed from the trace's files.
+ */
+export const LATER_READS_MS = [3000] as const;
+
+/** What a trace keeps beside its row (issue 51): the store as read before, at the boundary and later; times on the row's clock (ms after t0). */
+export interface StoreReads {
+  postcondition: string;
+  target: string;
+  before: string | null;
+  boundary: { at_ms: number; value: string | null };
+  later: { after_return_ms: number; at_ms: number; value: string | null }[];
+  changes: { before: number | null; boundary: number | null };
 }
 
 /** How long the harness waits, after the agent returned, for its writes' answers and the document a redirect leads to. */
@@ -235,8 +253,10 @@ export async function runRealAppTrace(options: {
   }
   const resetMs = now() - resetStarted;
   let changesAtStart: number | null;
+  let storedAtStart: string | null;
   try {
     changesAtStart = await readChanges(stage.app, task);
+    storedAtStart = await readStored(stage.app, task);
   } catch (cause) {
     throw new InfrastructureError(`${task.condition_id}: the change count could not be read: ${firstLine(cause)}`, { cause });
   }
@@ -281,6 +301,22 @@ export async function runRealAppTrace(options: {
     const fired = stage.proxy.log.filter((e) => e.transport).map((e) => ({ t: e.t, match: e.transport!.match, n: e.transport!.n, effect: e.transport!.effect }));
     // let a notice stamped before the boundary arrive
     await sleep(boundary.at + REPORT_GRACE_MS - now());
+    // version 2: the store again at fixed times after the claim (a fixed-wait validator's read)
+    const later: StoreReads['later'] = [];
+    if ((task.version ?? 1) >= 2) {
+      for (const ms of LATER_READS_MS) {
+        await sleep(tEnd + ms - now());
+        const at = now();
+        try {
+          later.push({ after_return_ms: ms, at_ms: round3(at - t0), value: await readStored(stage.app, task) });
+        } catch (cause) {
+          throw new InfrastructureError(`${task.condition_id}: the store read ${ms} ms after the return failed: ${firstLine(cause)}`, { cause });
+        }
+      }
+    }
+    const har = await stage.proxy.takeHar();
+    // the HAR's own clock (the proxy's, this process's) as the row's: ms after t0
+    for (const entry of har?.log.entries ?? []) entry._t = round3(entry._t - t0);
     if (options.phases) options.phases.imposedMs = now() - t0;
     const m = moments();
     const apparentSuccess = m.successShownAt !== null && m.successShownAt <= boundary.at;
@@ -338,6 +374,17 @@ export async function runRealAppTrace(options: {
       },
       error: result.error,
       result,
+      files: [
+        ...(har ? [{ name: 'trace.har', content: `${JSON.stringify(har)}\n` }] : []),
+        {
+          name: 'store.json',
+          content: `${JSON.stringify({
+            postcondition: task.target.key, target: task.target.value, before: storedAtStart,
+            boundary: { at_ms: round3(readAt - t0), value: persistedValue }, later,
+            changes: { before: changesAtStart, boundary: changesAtRead },
+          } satisfies StoreReads)}\n`,
+        },
+      ],
     };
   } finally {
     if (opened?.own) await opened.context.close().catch(() => undefined);

@@ -18,7 +18,7 @@ import { startFaultProxy, type FaultProxy } from '../../../fixtures/proxy/index.
 import { mediawikiApp, mediawikiSite } from '../../../fixtures/mediawiki/site.ts';
 import { readFamily, readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
-import { generateRealAppsTasks, realAppsSeed } from '../../../pipeline/layers/real-apps/generate.ts';
+import { faultReps, generateRealAppsTasks, realAppsSeed } from '../../../pipeline/layers/real-apps/generate.ts';
 import { readFamilies } from '../../../pipeline/layers/real-apps/families.ts';
 import { runRealAppTrace } from '../../../pipeline/layers/real-apps/condition.ts';
 import { realAppPolicyAgent } from '../../../pipeline/layers/real-apps/agent.ts';
@@ -55,11 +55,14 @@ const revisions = async (task: LayersRealAppsTask) => {
   return changes ? app.revisionCount(String(task.postcondition.args[0])) : null;
 };
 
-test('version 1 of the arm has neither family; version 2 has each with its 36 conditions', () => {
+test('version 1 of the arm has neither family; version 2 has each: 3r baselines and r per layer and severity, r = 3 for MediaWiki\'s three families', () => {
   const v1 = generateRealAppsTasks();
+  const r = faultReps(2, 3);
+  assert.equal(r, 3, 'ceil(24 / (3 severities x 3 families))');
   for (const family of families) {
     assert.equal(v1.filter((t) => t.family === family).length, 0, `${family} is not in version 1`);
-    assert.equal(tasks.filter((t) => t.family === family).length, 36, family);
+    assert.equal(tasks.filter((t) => t.family === family && t.layer === 'baseline').length, 3 * r, family);
+    assert.equal(tasks.filter((t) => t.family === family && t.layer !== 'baseline').length, 5 * 3 * r, family);
   }
 });
 
