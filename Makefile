@@ -41,6 +41,9 @@ setup: ## install what is missing: Debian's chromium and firefox-esr, then npm c
 freeze: setup ## hash prereg/*.md, data/tasks/** and data/labels/** into a new ledger entry (REASON="...")
 	@$(RSTACKBENCH) freeze $(if $(REASON),--reason "$(REASON)",)
 
+rescore: setup ## every real-application verdict again from the files each trace kept beside its row (the store's reads, the proxy's HAR), with no browser or app running; must agree with the rows (ARGS=--excluded: smoke runs too)
+	@$(RSTACKBENCH) rescore $(ARGS)
+
 check-families: setup ## check the real applications' task families before freezing their conditions: schema, fault specs, the postcondition's .sql and functions, and each postcondition's value on a fresh restore (starts both apps; ARGS=--static: without them)
 	@$(RSTACKBENCH) check-families $(ARGS)
 

@@ -112,6 +112,9 @@ export class TraceWriter<R extends TraceRow> {
     const { files, ...rest } = withFiles;
     let row = rest as unknown as R;
     if (files?.length) {
+      // a name is a file in the unit's folder, never a path out of it: checked before anything is written
+      const bad = files.find((f) => !/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(f.name));
+      if (bad) throw new Error(`${rel(this.file)}: a trace file is named ${JSON.stringify(bad.name)}: letters, digits, . _ - only, not starting with a dot`);
       const unit = unitFolder(this.options.key(row));
       const attachments = files.map((f) => {
         const content = Buffer.isBuffer(f.content) ? f.content : Buffer.from(f.content, 'utf8');

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { makeTree } from '../../helpers/tree.ts';
 import { TraceWriter } from '../../../pipeline/kernel/trace-writer.ts';
+import { excludeFile } from '../../../pipeline/kernel/exclude.ts';
+import { sha256 } from '../../../core/hash.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import type { LayersRow } from '../../../core/contracts.ts';
 
@@ -50,4 +52,29 @@ test('the writer refuses to write a trace twice and rejects a malformed row nami
   const bad = { ...row(2), vts: 'yes' } as unknown as LayersRow; // a row that breaks the contract on purpose
   assert.throws(() => writer.append(bad), /field vts must be boolean/);
   assert.equal(fs.readFileSync(writer.file, 'utf8').split('\n').filter(Boolean).length, 1, 'nothing written for the bad row');
+});
+
+test('a unit\'s files are written beside the run before its row, which names each with its sha256; a redo moves them with the run file', async (t) => {
+  const tree = makeTree();
+  t.after(tree.cleanup);
+  const writer = TraceWriter.open({ study: 'layers', arm: 'main', runId: 'run-a', key });
+  writer.append({ ...row(1), files: [{ name: 'store.json', content: '{"before":"A"}\n' }, { name: 'trace.har', content: Buffer.from('{"log":{}}\n') }] });
+  writer.append(row(2));
+  const [first, second] = readJsonl<LayersRow>(writer.file, { schema: 'trace' });
+  assert.equal((first as { files?: unknown }).files, undefined, 'the contents never enter the row');
+  assert.deepEqual(first!.attachments!.map((a) => [a.name, a.path, a.bytes]), [
+    ['store.json', 'cards-baseline-01.selector-only/store.json', 15],
+    ['trace.har', 'cards-baseline-01.selector-only/trace.har', 11],
+  ]);
+  const stored = fs.readFileSync(tree.file('data/raw/layers/main/run-a.files/cards-baseline-01.selector-only/store.json'));
+  assert.equal(first!.attachments![0]!.sha256, sha256(stored));
+  assert.equal(second!.attachments, undefined);
+  // a file name that would leave its folder is refused before anything is written
+  assert.throws(() => writer.append({ ...row(3), files: [{ name: '../x', content: 'x' }] }), /named "\.\.\/x"/);
+  assert.ok(!fs.existsSync(tree.file('data/raw/layers/main/run-a.files/x')));
+  assert.equal(readJsonl(writer.file, { schema: 'trace' }).length, 2);
+
+  const moved = excludeFile(writer.file, 'layers', 'main', 'superseded by a redo: test');
+  assert.ok(fs.existsSync(moved.replace(/\.jsonl$/, '.files/cards-baseline-01.selector-only/trace.har')), 'the files went with the run file');
+  assert.ok(!fs.existsSync(tree.file('data/raw/layers/main/run-a.files')));
 });

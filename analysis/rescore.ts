@@ -1,0 +1,117 @@
+// Every real-application verdict again, from what each trace kept beside its row (issue 51) and
+// nothing else: no browser, no application, no proxy.
+//
+//   <run>.jsonl row ──attachments (name, path, sha256)──▶ <run>.files/<unit>/store.json, trace.har
+//     store.json  boundary read == target ........................... VTS            (must equal the row's)
+//     row         notice shown at or before the boundary ................ AS             (must equal the row's)
+//                 AS and not VTS ......................................... FC (page)      (must equal the row's)
+//                 claim done and not VTS (version 2) ..................... FC (claim)     (must equal the row's)
+//     store.json  the read 3 s after the return == target ............... fixed-wait validator (WorkArena's pattern)
+//     trace.har   the write the proxy matched got a 2xx or 3xx ........... network-only rule
+//
+// A file whose sha256 differs from its row, or that is missing, is a problem of its own (the trace
+// cannot be re-scored); a verdict that differs from the row's is a disagreement. Both are listed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { sha256 } from '../core/hash.ts';
+import { listFiles } from '../core/files.ts';
+import { readJsonlLines } from '../core/jsonl.ts';
+import type { LayersRow, TraceRow } from '../core/contracts.ts';
+
+type Attachment = NonNullable<TraceRow['attachments']>[number];
+type Row = LayersRow & TraceRow;
+
+export interface StoreReadsFile {
+  postcondition: string;
+  target: string;
+  before: string | null;
+  boundary: { at_ms: number; value: string | null };
+  later: { after_return_ms: number; at_ms: number; value: string | null }[];
+  changes: { before: number | null; boundary: number | null };
+}
+interface HarFile { log: { entries: { _write?: true; request: { method: string; url: string }; response: { status: number; _error?: string } }[] } }
+
+/** One trace re-scored: each verdict from its files, beside the row's. */
+export interface Rescored {
+  file: string;
+  condition_id: string;
+  policy: string;
+  app: string;
+  layer: string;
+  transport: string | null;
+  vts: boolean;
+  apparent_success: boolean;
+  false_completion: boolean;
+  claim_false_completion: boolean | null;
+  /** other evaluators' verdicts from the same files: accept (they would credit "done") or null where the files do not say */
+  fixed_wait_accept: boolean | null;
+  network_accept: boolean | null;
+  /** the row's verdicts the files do not reproduce */
+  disagrees: string[];
+}
+
+export interface RescoreResult { rows: Rescored[]; problems: string[]; runs: number; bytes: number }
+
+/** The attachments folder of a run file (pipeline/kernel/trace-writer.ts writes it). */
+const filesDir = (runFile: string) => runFile.replace(/\.jsonl$/, '.files');
+
+function readAttachment(runFile: string, a: Attachment, problems: string[], where: string): Buffer | null {
+  const file = path.join(filesDir(runFile), a.path);
+  if (!fs.existsSync(file)) { problems.push(`${where}: ${a.name} is missing (${file})`); return null; }
+  const content = fs.readFileSync(file);
+  if (sha256(content) !== a.sha256) { problems.push(`${where}: ${a.name}'s sha256 differs from the row's`); return null; }
+  return content;
+}
+
+/** Re-scores every row with attachments in the given run files. */
+export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f) => f): RescoreResult {
+  const rows: Rescored[] = [];
+  const problems: string[] = [];
+  let runs = 0;
+  let bytes = 0;
+  for (const runFile of runFiles) {
+    const lines = readJsonlLines<Row>(runFile, { schema: 'trace' }).map((l) => l.value).filter((r) => r.study === 'layers' && r.attachments?.length);
+    if (!lines.length) continue;
+    runs++;
+    for (const row of lines) {
+      const where = `${rel(runFile)} ${row.condition_id} ${row.policy}`;
+      const byName = new Map(row.attachments!.map((a) => [a.name, a]));
+      bytes += row.attachments!.reduce((sum, a) => sum + a.bytes, 0);
+      const storeText = byName.has('store.json') ? readAttachment(runFile, byName.get('store.json')!, problems, where) : null;
+      if (!byName.has('store.json')) problems.push(`${where}: no store.json among its attachments`);
+      if (!storeText) continue;
+      const store = JSON.parse(storeText.toString('utf8')) as StoreReadsFile;
+      const harText = byName.has('trace.har') ? readAttachment(runFile, byName.get('trace.har')!, problems, where) : null;
+      const har = harText ? (JSON.parse(harText.toString('utf8')) as HarFile) : null;
+
+      const vts = store.boundary.value === store.target;
+      const ra = row.real_app!;
+      const apparent = ra.success_shown !== null && ra.success_shown !== undefined && ra.success_shown <= ra.boundary_at;
+      const falseCompletion = apparent && !vts;
+      const claimed = row.arm_version !== undefined ? row.claim?.done === true && !vts : null;
+      const later = store.later.find((l) => l.after_return_ms === 3000);
+      const writes = har?.log.entries.filter((e) => e._write) ?? [];
+      const disagrees = [
+        ...(vts !== row.vts ? ['vts'] : []),
+        ...(apparent !== row.apparent_success ? ['apparent_success'] : []),
+        ...(falseCompletion !== row.false_completion ? ['false_completion'] : []),
+        ...(claimed !== null && claimed !== row.claim_false_completion ? ['claim_false_completion'] : []),
+        ...(store.target !== row.target.value ? ['target'] : []),
+      ];
+      rows.push({
+        file: rel(runFile), condition_id: row.condition_id, policy: row.policy, app: row.app ?? '', layer: row.layer,
+        transport: row.transport?.fault ?? null,
+        vts, apparent_success: apparent, false_completion: falseCompletion, claim_false_completion: claimed,
+        fixed_wait_accept: later ? later.value === store.target : null,
+        network_accept: har ? writes.some((e) => e.response.status >= 200 && e.response.status < 400) : null,
+        disagrees,
+      });
+    }
+  }
+  return { rows, problems, runs, bytes };
+}
+
+/** Run files under the given folders (data/raw, and with excluded data/excluded) of the arms whose traces keep files. */
+export function rescoreFiles(dirs: string[]): string[] {
+  return dirs.flatMap((d) => listFiles(d)).filter((f) => f.endsWith('.jsonl') && path.basename(f) !== 'REASONS.jsonl' && /[/\\]layers[/\\](real-apps|transport|agent)[/\\]/.test(f)).sort();
+}
