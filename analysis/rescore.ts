@@ -46,11 +46,16 @@ export interface Rescored {
   /** other evaluators' verdicts from the same files: accept (they would credit "done") or null where the files do not say */
   fixed_wait_accept: boolean | null;
   network_accept: boolean | null;
+  /** WebArena-Verified's own evaluator on the trace's HAR and claim (make rescore --webarena-verified), or null where it did not run */
+  webarena_verified_accept: boolean | null;
   /** the row's verdicts the files do not reproduce */
   disagrees: string[];
 }
 
-export interface RescoreResult { rows: Rescored[]; problems: string[]; runs: number; bytes: number }
+export interface RescoreResult { rows: Rescored[]; problems: string[]; runs: number; bytes: number; inputs: EvaluatorInput[] }
+
+/** What another evaluator needs of a re-scored trace: where its HAR is, its row's family, variant and claim. */
+export interface EvaluatorInput { index: number; harPath: string; app: string; family: string; variant: string; claim: { done: boolean; message?: string } | null }
 
 /** The attachments folder of a run file (pipeline/kernel/trace-writer.ts writes it). */
 const filesDir = (runFile: string) => runFile.replace(/\.jsonl$/, '.files');
@@ -67,6 +72,7 @@ function readAttachment(runFile: string, a: Attachment, problems: string[], wher
 export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f) => f): RescoreResult {
   const rows: Rescored[] = [];
   const problems: string[] = [];
+  const inputs: EvaluatorInput[] = [];
   let runs = 0;
   let bytes = 0;
   for (const runFile of runFiles) {
@@ -98,17 +104,22 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
         ...(claimed !== null && claimed !== row.claim_false_completion ? ['claim_false_completion'] : []),
         ...(store.target !== row.target.value ? ['target'] : []),
       ];
+      const harAttachment = byName.get('trace.har');
+      if (harText && harAttachment && row.app && row.variant) {
+        inputs.push({ index: rows.length, harPath: path.join(filesDir(runFile), harAttachment.path), app: row.app, family: row.template, variant: row.variant, claim: row.claim ?? null });
+      }
       rows.push({
         file: rel(runFile), condition_id: row.condition_id, policy: row.policy, app: row.app ?? '', layer: row.layer,
         transport: row.transport?.fault ?? null,
         vts, apparent_success: apparent, false_completion: falseCompletion, claim_false_completion: claimed,
         fixed_wait_accept: later ? later.value === store.target : null,
         network_accept: har ? writes.some((e) => e.response.status >= 200 && e.response.status < 400) : null,
+        webarena_verified_accept: null,
         disagrees,
       });
     }
   }
-  return { rows, problems, runs, bytes };
+  return { rows, problems, runs, bytes, inputs };
 }
 
 /** Run files under the given folders (data/raw, and with excluded data/excluded) of the arms whose traces keep files. */

@@ -1,0 +1,49 @@
+// make rescore --webarena-verified as a user runs it, on a throw-away tree: WebArena-Verified's own
+// evaluator (evaluators/.venv, made here if missing) reads each trace's HAR and claim from the files
+// the trace kept, and its verdicts are counted against the store's. The row is the record's first
+// real-apps row (WordPress's pending administration e-mail: the page says saved, the store keeps the old
+// address); its HAR holds that family's write, answered 302 in one trace and 500 in the other.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeTree, runScript } from '../../helpers/tree.ts';
+import { codeRoot } from '../../../core/paths.ts';
+import { TraceWriter } from '../../../pipeline/kernel/trace-writer.ts';
+import { ensureEvaluatorsVenv } from '../../../pipeline/evaluators/install.ts';
+import type { LayersRow } from '../../../core/contracts.ts';
+
+before(async () => { await ensureEvaluatorsVenv('test'); });
+
+function recordedRow(): LayersRow {
+  const dir = path.join(codeRoot, 'data/raw/layers/real-apps');
+  const file = fs.readdirSync(dir).filter((f) => f.includes('chromium') && f.endsWith('.jsonl')).sort()[0]!;
+  return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8').split('\n')[0]!) as LayersRow;
+}
+
+/** the family's write as the proxy's HAR records it (fixtures/proxy/har.ts), answered with `status` */
+const harOf = (origin: string, status: number) => JSON.stringify({ log: { version: '1.2', creator: { name: 'rstackbench-fault-proxy', version: '1' }, pages: [], entries: [{
+  startedDateTime: '2026-12-06T00:00:00.000Z', time: 1, _write: true, _t: 100,
+  request: { method: 'POST', url: `${origin}/wp-admin/options.php`, httpVersion: 'HTTP/1.1', headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }], queryString: [], cookies: [], headersSize: -1, bodySize: 60,
+    postData: { mimeType: 'application/x-www-form-urlencoded', text: 'option_page=general&action=update&new_admin_email=ops%40example.invalid' } },
+  response: { status, statusText: '', httpVersion: 'HTTP/1.1', headers: status < 400 ? [{ name: 'Location', value: '/wp-admin/options-general.php?settings-updated=true' }] : [], cookies: [], content: { size: 0, mimeType: 'text/html' }, redirectURL: status < 400 ? '/wp-admin/options-general.php?settings-updated=true' : '', headersSize: -1, bodySize: 0 },
+  cache: {}, timings: { send: 0, wait: 1, receive: 0 },
+}] } });
+
+test('make rescore --webarena-verified: its evaluator credits the write answered 302 that the store does not hold, and not the one answered 500', async (t) => {
+  const tree = makeTree();
+  t.after(tree.cleanup);
+  const base = { ...recordedRow(), claim: { done: true, message: 'the success notice showed' } };
+  assert.equal(base.vts, false, 'the record\'s row: the store keeps the old address');
+  const store = JSON.stringify({ postcondition: base.target.key, target: base.target.value, before: base.persisted.value, boundary: { at_ms: 1, value: base.persisted.value }, later: [], changes: { before: null, boundary: null } });
+  const writer = TraceWriter.open({ study: 'layers', arm: 'real-apps', runId: 'r', key: (r) => `${r.condition_id}|${r.policy}` });
+  writer.append({ ...base, files: [{ name: 'store.json', content: store }, { name: 'trace.har', content: harOf('http://127.0.0.1:8650', 302) }] });
+  writer.append({ ...base, policy: 'semantic-recovery', files: [{ name: 'store.json', content: store }, { name: 'trace.har', content: harOf('http://127.0.0.1:8650', 500) }] });
+
+  const ran = await runScript(tree, 'steps/rescore.ts', ['--webarena-verified']);
+  assert.equal(ran.exitCode, 0, ran.stderr);
+  assert.match(ran.stdout, /2 traces of 1 run files/);
+  assert.match(ran.stdout, /agree with their rows: 2 of 2/);
+  assert.match(ran.stdout, /WebArena-Verified 1\.2\.3 \(HAR and claim\)\s+false accepts 1\/2 /);
+  assert.match(ran.stdout, /network only \(the write got 2xx\/3xx\)\s+false accepts 1\/2 /);
+});
