@@ -16,19 +16,12 @@ import path from 'node:path';
 import { sha256 } from '../core/hash.ts';
 import { listFiles } from '../core/files.ts';
 import { readJsonlLines } from '../core/jsonl.ts';
-import type { LayersRow, TraceRow } from '../core/contracts.ts';
+import type { LayersRow, StoreReads, TraceRow } from '../core/contracts.ts';
+import { validate } from '../core/validate.ts';
 
 type Attachment = NonNullable<TraceRow['attachments']>[number];
 type Row = LayersRow & TraceRow;
 
-export interface StoreReadsFile {
-  postcondition: string;
-  target: string;
-  before: string | null;
-  boundary: { at_ms: number; value: string | null };
-  later: { after_return_ms: number; at_ms: number; value: string | null }[];
-  changes: { before: number | null; boundary: number | null };
-}
 interface HarFile { log: { entries: { _write?: true; request: { method: string; url: string }; response: { status: number; _error?: string } }[] } }
 
 /** One trace re-scored: each verdict from its files, beside the row's. */
@@ -86,7 +79,13 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
       const storeText = byName.has('store.json') ? readAttachment(runFile, byName.get('store.json')!, problems, where) : null;
       if (!byName.has('store.json')) problems.push(`${where}: no store.json among its attachments`);
       if (!storeText) continue;
-      const store = JSON.parse(storeText.toString('utf8')) as StoreReadsFile;
+      let store: StoreReads;
+      try {
+        store = validate<StoreReads>('store-reads', JSON.parse(storeText.toString('utf8')), { file: `${where} store.json` });
+      } catch (error) {
+        problems.push(`${where}: store.json is not a store read (schemas/store-reads.schema.json): ${(error as Error).message.split('\n')[0]}`);
+        continue;
+      }
       const harText = byName.has('trace.har') ? readAttachment(runFile, byName.get('trace.har')!, problems, where) : null;
       const har = harText ? (JSON.parse(harText.toString('utf8')) as HarFile) : null;
 

@@ -1878,6 +1878,44 @@ export type ProxyEvent = {
   };
 };
 
+// ── schemas/store-reads.schema.json
+/**
+ * store.json beside a real-application trace's row (<run>.files/<condition>.<policy>/, pipeline/layers/real-apps/condition.ts): the condition's postcondition as the application's store answered it after the restore, at the scoring boundary and (version 2) at fixed times after the agent's return; make rescore (analysis/rescore.ts) reads it. Times are ms after the trace's t0, the row's clock.
+ */
+export type StoreReads = {
+  /**
+   * the family's postcondition read, as the row's target.key says it
+   */
+  postcondition: string;
+  /**
+   * the value the task asks for (VTS: the boundary read equals it)
+   */
+  target: string;
+  /**
+   * the read just after the restore to the seeded state
+   */
+  before: string | null;
+  boundary: {
+    at_ms: number;
+    value: string | null;
+  };
+  /**
+   * version 2: the reads a fixed time after the agent's return (a fixed-wait validator's read)
+   */
+  later: {
+    after_return_ms: number;
+    at_ms: number;
+    value: string | null;
+  }[];
+  /**
+   * the store's own count of changes to the target (the family's change count), or null where it keeps none
+   */
+  changes: {
+    before: number | null;
+    boundary: number | null;
+  };
+};
+
 // ── schemas/slurm-submission.schema.json
 /**
  * Written by rstackbench slurm when it submits, and again by slurm-resubmit; read by slurm-status, slurm-resubmit and the merge job (deploy/slurm/merge.sbatch). Task k of the array runs shard k/shards into <data>/shard-k/.

@@ -37,6 +37,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'fault-layers', root: 'FaultLayers', defs: { layer: 'FaultLayer', parameter: 'FaultParameter', rule: 'FaultRule', pageRule: 'FaultPageRule', writeRule: 'FaultWriteRule', value: 'FaultValue' } },
   { file: 'fault-transport', root: 'FaultTransport', defs: { fault: 'TransportFault', fire: 'TransportFire', severity: 'TransportSeverity', effect: 'TransportEffectSpec' } },
   { file: 'proxy-event', root: 'ProxyEvent' },
+  { file: 'store-reads', root: 'StoreReads' },
   { file: 'slurm-submission', root: 'SlurmSubmission', defs: { submission: 'SlurmArraySubmission' } },
   { file: 'slurm-task', root: 'SlurmTaskNote' },
 ];

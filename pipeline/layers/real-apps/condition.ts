@@ -13,7 +13,7 @@
 // throws an InfrastructureError, which the run skeleton keeps in data/excluded/ and retries.
 import { performance } from 'node:perf_hooks';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { LayersRealAppsTask, LayersRow, ProxyEvent } from '../../../core/contracts.ts';
+import type { LayersRealAppsTask, LayersRow, ProxyEvent, StoreReads } from '../../../core/contracts.ts';
 import { firstLine, RStackError } from '../../../core/errors.ts';
 import type { FaultProxy } from '../../../fixtures/proxy/index.ts';
 import type { FaultSpec } from '../../../fixtures/proxy/index.ts';
@@ -113,15 +113,6 @@ export function boundaryOf(m: Pick<TraceMoments, 'tEnd' | 'writes' | 'loads'>): 
  */
 export const LATER_READS_MS = [3000] as const;
 
-/** What a trace keeps beside its row (issue 51): the store as read before, at the boundary and later; times on the row's clock (ms after t0). */
-export interface StoreReads {
-  postcondition: string;
-  target: string;
-  before: string | null;
-  boundary: { at_ms: number; value: string | null };
-  later: { after_return_ms: number; at_ms: number; value: string | null }[];
-  changes: { before: number | null; boundary: number | null };
-}
 
 /** How long the harness waits, after the agent returned, for its writes' answers and the document a redirect leads to. */
 export const SETTLE_LIMIT_MS = 15_000;

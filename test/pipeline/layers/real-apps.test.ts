@@ -29,6 +29,7 @@ import { generateRealAppsTasks, realAppsSeed } from '../../../pipeline/layers/re
 import { runRealAppTrace } from '../../../pipeline/layers/real-apps/condition.ts';
 import { realAppPolicyAgent } from '../../../pipeline/layers/real-apps/agent.ts';
 import { selectorOnly, semanticRecovery, verificationAware } from '../../../pipeline/layers/real-apps/policies.ts';
+import { liveFamilyProblems, shippedFamilies } from '../../../pipeline/layers/real-apps/check-families.ts';
 
 const families = ['wordpress-profile-field', 'mediawiki-edit-page'];
 const tasks = generateRealAppsTasks();
@@ -160,3 +161,17 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
     }
   });
 }
+
+// make check-families' live half (issue 47 item 4) on the apps this file started: every shipped
+// family's postcondition runs on a fresh restore and returns its variant's `seeded`; a family whose
+// `seeded` is wrong is named by its file and field.
+test('the families\' postconditions on a fresh restore of both apps return each variant\'s seeded value; a wrong one is named', async () => {
+  const entries = shippedFamilies();
+  assert.deepEqual(await liveFamilyProblems(apps as never, entries), []);
+  const title = entries.find((e) => e.file.endsWith('wordpress-general-title.json'))!;
+  const wrong = structuredClone(title.family) as { variants: { seeded: string | null }[] };
+  wrong.variants[0]!.seeded = 'not what the seed wrote';
+  const problems = await liveFamilyProblems(apps as never, [{ ...title, family: wrong as never }]);
+  assert.deepEqual(problems.map((p) => [p.file, p.field]), [[title.file, `variants.0 (${(title.family as { variants: { id: string }[] }).variants[0]!.id}).seeded`]]);
+  assert.match(problems[0]!.problem, /on a fresh restore, not "not what the seed wrote"/);
+});
