@@ -53,9 +53,10 @@ const tempState = (name: string) => {
 before(async () => {
   const wordpress = layersWordpressApp(layersSite({ port: 8657, state: tempState('real-apps-wp') }));
   const mediawiki = mediawikiApp(mediawikiSite({ port: 8667, state: tempState('real-apps-mw') }));
+  // each app is stopped after even when the other's start failed: a WordPress left running holds its port for the next run
+  apps = { wordpress, mediawiki };
   await wordpress.start();
   await mediawiki.start();
-  apps = { wordpress, mediawiki };
   proxy = await startFaultProxy();
 });
 after(async () => {
