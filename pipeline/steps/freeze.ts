@@ -5,8 +5,9 @@ import { messages } from '../../core/messages.ts';
 import { freeze, readLedger, chainProblems } from '../kernel/ledger.ts';
 import { CheckError } from '../../core/errors.ts';
 import { checkPreregs } from '../kernel/prereg.ts';
+import { isMain } from '../../core/entry.ts';
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make freeze',
     summary: 'freeze the preregistrations, task definitions and truth labels into a new hash-chained ledger entry',
