@@ -111,6 +111,59 @@ export function parseShard(shard: string | undefined): { index: number; count: n
   return { index, count };
 }
 
+/** A pattern's top-level alternatives (^(a|b|c)$, a|b, (a|b)) that match none of the ids; [] for a pattern without any. */
+export function unmatchedAlternatives(only: string, ids: string[]): string[] {
+  const start = only.startsWith('^') ? '^' : '';
+  const end = only.endsWith('$') && !only.endsWith('\\$') ? '$' : '';
+  let body = only.slice(start.length, only.length - end.length);
+  if (body.startsWith('(') && closingParen(body, 0) === body.length - 1) body = body.slice(body.startsWith('(?:') ? 3 : 1, -1);
+  const alternatives = splitTopLevel(body);
+  if (alternatives.length < 2) return [];
+  return alternatives.filter((alt) => {
+    let re: RegExp;
+    try { re = new RegExp(`${start}(?:${alt})${end}`); } catch { return false; }
+    return !ids.some((id) => re.test(id));
+  });
+}
+
+/** the index of the parenthesis closing the one at `from` (escapes and classes skipped), or -1 */
+function closingParen(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(text, i);
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+const classEnd = (text: string, from: number) => {
+  for (let i = from + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === ']') return i;
+  }
+  return text.length;
+};
+
+/** a pattern split on the | outside any group or class */
+function splitTopLevel(body: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(body, i);
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) { parts.push(body.slice(from, i)); from = i + 1; }
+  }
+  parts.push(body.slice(from));
+  return parts;
+}
+
 /** Whether the unit at index i of the plan belongs to the shard (units i, i+n, i+2n … from the i-th). */
 export const inShard = (index: number, shard: { index: number; count: number } | null) => !shard || index % shard.count === shard.index - 1;
 
@@ -135,6 +188,9 @@ export async function runArm<U, R extends TraceRow, W = void>(
     throw new UsageError(`--only takes a regular expression: ${(cause as Error).message}`, cause);
   }
   const shard = parseShard(flags.shard);
+  // a list of ids (a|b|c) where one matches nothing is a typo, not a smaller slice: name it, run nothing
+  const unknown = only ? unmatchedAlternatives(only, p.units.map((u) => p.conditionOf(u))) : [];
+  if (unknown.length) throw new UsageError(messages.unknownOnlyIds(only!, unknown));
   const units = p.units.filter((u, i) => (!pattern || pattern.test(p.conditionOf(u))) && inShard(i, shard));
   if (!units.length) throw new UsageError(messages.noUnitMatches(only, flags.shard));
   const selection = [only ? `--only ${only}` : '', shard ? `--shard ${flags.shard}` : ''].filter(Boolean).join(' ') || null;
