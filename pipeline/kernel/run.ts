@@ -10,7 +10,8 @@
 //                      fails (a full disk) ends the run with one line: the rows on disk, resume continues
 //   6. browser pool    `browsers` browser processes (each replaced every `browserBatch` units),
 //                      `workers` units at once spread over them, each worker with its own resources;
-//                      a failed attempt is kept in data/excluded/
+//                      a failed attempt is kept in data/excluded/; a plan's stopAfter ends the run
+//                      after that many failed rows in a row (an outside agent that never claims)
 //   7. manifest        manifests/data.sha256; data/runs.jsonl gets the session's end
 //   8. rows            every row of the run file, for the study's summary (analysis/run-summary.ts)
 //
@@ -73,6 +74,9 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
   runUnit(unit: U, ctx: UnitContext<W>): Promise<RowBody<R>>;
   /** attempts after an infrastructure failure (a throw); each failed attempt is kept */
   retries?: number;
+  /** end the run (exit 1, the rows so far kept) once this many rows in a row are the plan's failures:
+   *  an outside agent that gives no claim condition after condition is broken, not measured */
+  stopAfter?: { failures: number; isFailure(row: R): boolean; message(count: number, last: R): string };
   /** the command's exit code once every unit has its row (default 0), e.g. the evidence gates': the run log records it */
   exitOf?(rows: R[], smoke: boolean): number;
   /** a selection the study makes from its own flags (e.g. Arm B's --cases), as an --only pattern */
@@ -272,6 +276,7 @@ async function writeRun<U, R extends TraceRow, W>(
     };
     const startedMs = performance.now();
     let done = 0;
+    let failuresInARow = 0;
     await executeUnits(p, todo, {
       workers: flags.workers, browsers: flags.browsers, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke,
       onFailure: keepFailure,
@@ -279,6 +284,11 @@ async function writeRun<U, R extends TraceRow, W>(
         writer.append(row);
         done++;
         log({ kind: 'progress', label, done, total: todo.length, startedMs, nowMs: performance.now(), failed: failedAttempts });
+        const stop = p.stopAfter;
+        if (!stop || stop.failures <= 0) return;
+        failuresInARow = stop.isFailure(row) ? failuresInARow + 1 : 0;
+        // thrown in the pool: no worker takes another unit, the units already taken finish (pool.ts)
+        if (failuresInARow === stop.failures) throw new RStackError(stop.message(failuresInARow, row), { exitCode: 1 });
       },
     });
     exit = p.exitOf ? p.exitOf(readRows(), flags.smoke) : 0;
