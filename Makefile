@@ -18,7 +18,7 @@ ARGS ?=
 # and bin/rstackbench splits it as a shell would (core/shell-words.ts) where a recipe says $(PASS_ARGS)
 export RSTACK_ARGS := $(value ARGS)
 unexport ARGS
-PASS_ARGS := --rstack-args-from-env
+PASS_ARGS := $(if $(strip $(value ARGS)),--rstack-args-from-env,)
 # ARM_B=0 make reproduce: skip Arm B (no WordPress, MariaDB, Apache, PHP installed or started)
 ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
