@@ -148,6 +148,8 @@ export const messages = {
   runWriteFailed: (what: string, reason: string, runFile: string, rows: number, total: number, alsoUnwritten: string[]) =>
     `${reason} writing ${what === runFile ? 'the run file' : what}: ${rows} of ${total} rows are safely in ${runFile}, and the same command resumes after them once there is room` +
     `${alsoUnwritten.length ? ` (not written either: ${alsoUnwritten.join(', ')})` : ''}`,
+  runCancelled: (signal: string, rows: number, total: number, file: string, inFlight: number) =>
+    `cancelled by ${signal}: ${rows} of ${total} rows on disk in ${file}; ${inFlight ? `the ${inFlight} unit${inFlight === 1 ? '' : 's'} in flight not scored, ` : ''}kept as one cancelled attempt in data/excluded/; the same command resumes`,
   attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,
   // the evidence study
   generatedDiffers: (file: string) =>

@@ -11,12 +11,14 @@
 //   6. browser pool    `browsers` browser processes (each replaced every `browserBatch` units),
 //                      `workers` units at once spread over them, each worker with its own resources;
 //                      a failed attempt is kept in data/excluded/; a plan's stopAfter ends the run
-//                      after that many failed rows in a row (an outside agent that never claims)
+//                      after that many failed rows in a row (an outside agent that never claims);
+//                      SIGTERM, SIGINT or SIGHUP close the browsers: one cancelled attempt, exit 128+n
 //   7. manifest        manifests/data.sha256; data/runs.jsonl gets the session's end
 //   8. rows            every row of the run file, for the study's summary (analysis/run-summary.ts)
 //
 // A study supplies only step 2. Per-unit outcomes do not depend on the worker count or the shard.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { outputRoot, paths, rel, root } from '../../core/paths.ts';
@@ -261,17 +263,33 @@ async function writeRun<U, R extends TraceRow, W>(
   let exit = 1;
   let failedAttempts = 0;
   let failure: { error: unknown } | null = null;
+  // a cancellation (Slurm's scancel, a pod's stop, Ctrl-C) closes the browsers and ends the run as one
+  // cancelled attempt, not as a failed attempt per unit it cut short. The signal often comes twice (to
+  // the process group, and passed on by bin/rstackbench): the first one counts
+  const cancel = new AbortController();
+  let cancelledBy: NodeJS.Signals | null = null;
+  const cutShort: string[] = [];
+  const onSignal = (signal: NodeJS.Signals) => {
+    cancelledBy ??= signal;
+    cancel.abort();
+  };
+  for (const s of cancelSignals) process.on(s, onSignal);
+  const attempts = freeName(paths.excludedArm(p.study, p.arm), `${chosen.runId}.failed-attempts`, '.jsonl');
+  const keepAttempt = (line: Record<string, unknown>) => {
+    if (!fs.existsSync(attempts)) {
+      recordExclusion({ file: rel(attempts), from: null, reason: `failed attempts of run ${chosen.runId} (infrastructure errors, or the run cancelled; a failed unit was ${p.retries ? 'retried' : 'not retried'})` });
+      excluded.push(rel(attempts));
+    }
+    appendDurable(attempts, toLine({ run_id: chosen.runId, ...line, at: new Date().toISOString() }));
+  };
   try {
     // 6
-    const attempts = freeName(paths.excludedArm(p.study, p.arm), `${chosen.runId}.failed-attempts`, '.jsonl');
     const keepFailure = (unit: U, attempt: number, error: unknown) => {
-      if (!fs.existsSync(attempts)) {
-        recordExclusion({ file: rel(attempts), from: null, reason: `failed attempts of run ${chosen.runId} (infrastructure errors; the unit was ${p.retries ? 'retried' : 'not retried'})` });
-        excluded.push(rel(attempts));
-      }
+      // what a cancellation cuts short is the cancellation's, kept once below
+      if (cancelledBy) { cutShort.push(p.unitKey(unit)); return; }
       failedAttempts++;
       const message = firstLine(error);
-      appendDurable(attempts, toLine({ run_id: chosen.runId, condition_id: p.conditionOf(unit), unit: p.unitKey(unit), attempt, at: new Date().toISOString(), error: message }));
+      keepAttempt({ condition_id: p.conditionOf(unit), unit: p.unitKey(unit), attempt, error: message });
       log({ kind: 'warn', message: messages.attemptFailed(p.conditionOf(unit), attempt, message) });
     };
     const startedMs = performance.now();
@@ -279,7 +297,7 @@ async function writeRun<U, R extends TraceRow, W>(
     let failuresInARow = 0;
     await executeUnits(p, todo, {
       workers: flags.workers, browsers: flags.browsers, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke,
-      onFailure: keepFailure,
+      onFailure: keepFailure, cancel: cancel.signal,
       onRow: (row) => {
         writer.append(row);
         done++;
@@ -295,6 +313,19 @@ async function writeRun<U, R extends TraceRow, W>(
   } catch (error) {
     exit = error instanceof RStackError ? error.exitCode : 1;
     failure = { error };
+    if (cancelledBy) {
+      const signal: NodeJS.Signals = cancelledBy;
+      exit = 128 + (os.constants.signals[signal] ?? 1);
+      const unscored = [...new Set(cutShort)];
+      try {
+        keepAttempt({ condition_id: null, unit: null, attempt: null, error: `cancelled by ${signal}`, cancelled: true, in_flight: unscored });
+      } catch (keepError) {
+        if (!(keepError instanceof WriteError)) throw keepError;
+      }
+      failure = { error: new RStackError(messages.runCancelled(signal, countRows(writer.file), units.length, shown, unscored.length), { exitCode: exit, cause: error }) };
+    }
+  } finally {
+    for (const s of cancelSignals) process.off(s, onSignal);
   }
   // 7: the end line counts the complete rows on disk (a torn line is not one). On a full disk the end
   // line and the manifest may fail too: they are named in the run's one line, never thrown instead of it.
@@ -329,6 +360,9 @@ export interface UnitPhases {
   imposedMs: number | null;
 }
 
+/** the signals that cancel a run (pipeline/kernel/run.ts writeRun) */
+const cancelSignals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
 export interface ExecuteOptions<U, R> {
   workers: number;
   /** browser processes (default 1); worker i runs in process i mod browsers */
@@ -340,6 +374,8 @@ export interface ExecuteOptions<U, R> {
   onFailure(unit: U, attempt: number, error: unknown): void;
   /** how a browser is obtained (default: launchBrowser of the plan's browser); the bench passes its own */
   launch?: () => Promise<LaunchedBrowser>;
+  /** once aborted: the browsers are closed, no unit is started or retried */
+  cancel?: AbortSignal;
 }
 
 /**
@@ -361,7 +397,11 @@ export async function executeUnits<U, R extends TraceRow, W>(
   for (let from = 0; from < units.length; from += batchSize) {
     const batch = units.slice(from, from + batchSize);
     const launched: LaunchedBrowser[] = [];
+    // the units in flight fail at once (their browser is gone) and the pool ends
+    const closeBrowsers = () => { for (const l of launched) void l.browser.close().catch(() => undefined); };
+    options.cancel?.addEventListener('abort', closeBrowsers, { once: true });
     try {
+      if (options.cancel?.aborted) throw new RStackError('the run was cancelled');
       for (let i = 0; i < processes; i++) launched.push(await launch());
       await runPool<U, { own: W; launched: LaunchedBrowser }>({
         items: batch,
@@ -372,6 +412,7 @@ export async function executeUnits<U, R extends TraceRow, W>(
         },
         teardown: (w) => (p.worker ? p.worker.teardown(w.own) : Promise.resolve()),
         work: async (unit, { own: worker, launched: mine }) => {
+          if (options.cancel?.aborted) throw new RStackError('the run was cancelled');
           const phases: UnitPhases = { imposedMs: null };
           const ctx: UnitContext<W> = { browser: mine, worker, runId: options.runId, ledgerHead: options.ledgerHead, smoke: options.smoke, phases };
           const startedMs = performance.now();
@@ -381,7 +422,7 @@ export async function executeUnits<U, R extends TraceRow, W>(
               body = await p.runUnit(unit, ctx);
             } catch (error) {
               options.onFailure(unit, attempt, error);
-              if (attempt > (p.retries ?? 0)) throw error;
+              if (attempt > (p.retries ?? 0) || options.cancel?.aborted) throw error;
             }
           }
           const endedMs = performance.now();
@@ -393,6 +434,7 @@ export async function executeUnits<U, R extends TraceRow, W>(
         },
       });
     } finally {
+      options.cancel?.removeEventListener('abort', closeBrowsers);
       await Promise.all(launched.map((l) => l.browser.close().catch(() => undefined)));
     }
   }
