@@ -27,7 +27,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'exclusion', root: 'Exclusion' },
   { file: 'prereg', root: 'PreregFrontMatter' },
   { file: 'run-log', root: 'RunLogLine' },
-  { file: 'claim', root: 'ClaimLine' },
+  { file: 'claim', root: 'ClaimLine', defs: { status: 'ClaimStatus', usage: 'ClaimUsage' } },
   { file: 'plan', root: 'Plan', withDefs: true },
   { file: 'pilot-plan', root: 'PlanLine' },
   { file: 'pilot-excluded', root: 'ExcludedAnswer' },

@@ -124,3 +124,18 @@ test('--only with a known and an unknown condition id: the unknown one named, no
   assert.doesNotMatch(run.stderr, /cards-baseline-01[,;]/, 'the known one is not named');
   assert.equal(fs.existsSync(tree.file('runs/run-agent-claims-done/data/excluded/layers/agent')), false, 'no row written');
 });
+
+test("an agent that answers in WebArena-Verified's vocabulary: its row keeps the status and the usage it reported, NOT_FOUND a claim of not done", async (t) => {
+  const tree = makeTree({ tasks: true });
+  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
+  await freeze('test');
+  const agent = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(import.meta.dirname, 'scripts', 'webarena-verified.mjs'))}`;
+  const run = await runScript(tree, 'agents/run-agent.ts', ['--smoke', '--only', '^cards-baseline-01$', '--agent', agent, '--agent-name', 'webarena-verified']);
+  assert.equal(run.exitCode, 0, run.stderr);
+  const dir = tree.file('runs/run-agent-webarena-verified/data/excluded/layers/agent');
+  const [file] = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+  const [row] = readJsonl<LayersRow>(path.join(dir, file!), { schema: 'trace' });
+  assert.deepEqual(row!.claim, { done: false, status: 'NOT_FOUND', usage: { input_tokens: 1200, output_tokens: 80, cost_usd: 0.0031 } });
+  assert.equal(row!.error, null);
+  assert.equal(row!.false_completion, false, 'a claim of not done is never a false completion');
+});
