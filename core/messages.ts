@@ -116,6 +116,16 @@ export const messages = {
     `${label}: all ${total} rows already written (${file}): nothing to run, nothing recorded`,
   onlyNeedsSmoke: () => '--only selects a slice, which is a smoke run: add --smoke',
   noUnitMatches: (only: string | undefined, shard: string | undefined) => `no condition matches${only ? ` --only ${only}` : ''}${shard ? ` --shard ${shard}` : ''}`,
+  unknownOnlyIds: (only: string, unknown: string[]) =>
+    `--only ${only}: ${unknown.length === 1 ? 'this alternative matches' : 'these alternatives match'} no condition of the arm: ${unknown.join(', ')}; nothing was run (fix or drop ${unknown.length === 1 ? 'it' : 'them'})`,
+  // a user's own agent or app, not registered (pipeline/kernel/user-run.ts)
+  userRunStart: (folder: string) =>
+    `not a registered run: its rows, logs and run log go under ${folder}/ (git-ignored; never data/ or manifests/; RSTACK_SCRATCH=DIR writes elsewhere)`,
+  userRunEnd: (folder: string) =>
+    `this run's files: ${folder}/ (registering your agent is its own step: docs/score-your-agent.md#register-your-agent)`,
+  agentFailuresStop: (count: number, last: string, stderrTail: string) =>
+    `stopped after ${count} consecutive conditions whose agent gave no claim (the last: ${last})${stderrTail ? `; the end of its stderr: ${stderrTail}` : ''}; ` +
+    'the rows so far are kept and the same command resumes; --max-agent-failures N (0: never stop) sets the limit',
   evidenceWorkersCap: (arm: string, workers: number, most: number, source: string) =>
     `--workers ${workers}: a registered ${arm} run takes at most ${most} row${most > 1 ? 's' : ''} at once (${source}); a --smoke run may take more`,
   evidenceRowsPerBrowser: (arm: string, workers: number, browsers: number, perBrowser: number, source: string) =>
@@ -138,6 +148,8 @@ export const messages = {
   runWriteFailed: (what: string, reason: string, runFile: string, rows: number, total: number, alsoUnwritten: string[]) =>
     `${reason} writing ${what === runFile ? 'the run file' : what}: ${rows} of ${total} rows are safely in ${runFile}, and the same command resumes after them once there is room` +
     `${alsoUnwritten.length ? ` (not written either: ${alsoUnwritten.join(', ')})` : ''}`,
+  runCancelled: (signal: string, rows: number, total: number, file: string, inFlight: number) =>
+    `cancelled by ${signal}: ${rows} of ${total} rows on disk in ${file}; ${inFlight ? `the ${inFlight} unit${inFlight === 1 ? '' : 's'} in flight not scored, ` : ''}kept as one cancelled attempt in data/excluded/; the same command resumes`,
   attemptFailed: (id: string, attempt: number, error: string) => `${id}: attempt ${attempt} failed (${error}); kept in data/excluded/`,
   // the evidence study
   generatedDiffers: (file: string) =>

@@ -53,6 +53,8 @@ export const paths = {
   modelServerState: () => path.join(root(), '.state', 'model-server'),
   /** where make fault-proxy keeps its pid file, logs, events and the run's CA (git-ignored; 0700) */
   faultProxyState: () => (process.env.FAULT_PROXY_STATE ? path.resolve(process.env.FAULT_PROXY_STATE) : path.join(root(), '.state', 'fault-proxy')),
+  /** where a user's unregistered run of an agent or app writes, one folder per run (git-ignored; pipeline/kernel/user-run.ts) */
+  userRuns: () => path.join(root(), 'runs'),
   raw: () => out().raw(),
   rawArm: (study: string, arm: string) => out().rawArm(study, arm),
   excluded: () => out().excluded(),

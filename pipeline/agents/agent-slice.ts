@@ -8,6 +8,7 @@ import { layers, type LayersTask } from '../../core/layers.ts';
 import { RStackError } from '../../core/errors.ts';
 import { rng } from '../kernel/random.ts';
 import { readLayersTasks } from '../layers/read-tasks.ts';
+import { isMain } from '../../core/entry.ts';
 
 export const templates = ['cards', 'profile', 'modal'] as const;
 
@@ -22,7 +23,7 @@ export function drawSlice(tasks: LayersTask[], seed: string, k: Record<(typeof t
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'agent-slice',
     summary: 'print a seeded stratified slice of the layers conditions (k per template and layer) for an agent prereg\'s "- Slice (condition ids)" block',

@@ -8,15 +8,18 @@
 //
 // One run per agent and browser: data/raw/layers/agent/layers-agent-<name>-<browser>-<time>.jsonl;
 // the agent's stderr beside it, in <run>.stderr/<condition>.log.
+import fs from 'node:fs';
 import path from 'node:path';
 import { intOption } from '../../core/cli.ts';
 import { paths } from '../../core/paths.ts';
 import { UsageError } from '../../core/errors.ts';
+import { messages } from '../../core/messages.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { startFixtureServer, type FixtureServer } from '../../fixtures/server.ts';
 import type { LayersRow } from '../../analysis/rows.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import type { RunPlan } from '../kernel/run.ts';
+import { slug } from '../kernel/user-run.ts';
 import { readLayersTasks } from '../layers/read-tasks.ts';
 import { MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
 import { runAgentTrace } from './agent-trace.ts';
@@ -39,8 +42,8 @@ export function agentUnits<T extends { condition_id: string } = LayersTask>(iden
   return slice.map((id) => byId.get(id)!);
 }
 
-/** the agent's name as it may appear in a run id */
-export const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+/** the agent's name as it may appear in a run id (pipeline/kernel/user-run.ts names a user's run folder by it too) */
+export { slug };
 
 export function agentPlan(options: {
   identity: AgentIdentity;
@@ -48,6 +51,8 @@ export function agentPlan(options: {
   timeoutMs?: number;
   smoke: boolean;
   tasks?: LayersTask[];
+  /** --max-agent-failures (default DEFAULT_MAX_AGENT_FAILURES) */
+  maxFailures?: number;
 }): RunPlan<LayersTask, LayersRow, FixtureServer> {
   const { identity, browser } = options;
   const units = agentUnits(identity, options.smoke, options.tasks);
@@ -62,14 +67,14 @@ export function agentPlan(options: {
     unitKey: (task) => task.condition_id,
     rowKey: (row) => row.condition_id,
     worker: { setup: () => startFixtureServer(), teardown: (server) => server.close() },
+    stopAfter: agentFailureStop(options.maxFailures ?? DEFAULT_MAX_AGENT_FAILURES),
     runUnit: async (task, ctx) => {
-      const dir = ctx.smoke ? paths.excludedArm('layers', 'agent') : paths.rawArm('layers', 'agent');
       const agent = processAgent({
         command: identity.command,
         name: identity.name,
         timeoutMs,
         cwd: paths.root(),
-        stderrPath: () => path.join(dir, `${ctx.runId}.stderr`, `${task.condition_id}.log`),
+        stderrPath: () => agentLogFile(ctx.smoke, ctx.runId, task.condition_id),
       });
       const { browser: _ownBrowser, ...outcome } = await runAgentTrace({
         browserName: browser,
@@ -88,12 +93,43 @@ export function agentPlan(options: {
   };
 }
 
+/** consecutive conditions without a claim after which an agent's run stops (--max-agent-failures) */
+export const DEFAULT_MAX_AGENT_FAILURES = 5;
+
+/** the last lines of an agent's stderr, as one line (nothing when it is missing or empty); a JavaScript
+ *  stack's frames are left out, so that the error a Node agent printed above them is among them */
+export function tailLine(file: string, lines = 5, maxChars = 600): string {
+  let text: string;
+  try { text = fs.readFileSync(file, 'utf8'); } catch { return ''; }
+  const last = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^at\s/.test(l)).slice(-lines).join(' | ');
+  return last.length > maxChars ? `…${last.slice(-maxChars)}` : last;
+}
+
+/** where the skeleton keeps an agent's stderr (or an episode's log) for one condition of a run */
+export const agentLogFile = (smoke: boolean, runId: string, conditionId: string) =>
+  path.join(smoke ? paths.excludedArm('layers', 'agent') : paths.rawArm('layers', 'agent'), `${runId}.stderr`, `${conditionId}.log`);
+
+/**
+ * The run stops once `limit` conditions in a row gave no claim (a crash at start, a missing module,
+ * a hang each time), in one line with the end of the last one's stderr; 0: never.
+ */
+export function agentFailureStop(limit: number): RunPlan<unknown, LayersRow, unknown>['stopAfter'] {
+  return {
+    failures: limit,
+    isFailure: (row) => row.claim === null && Boolean(row.error),
+    message: (count, last) => messages.agentFailuresStop(count, last.error ?? 'no claim', tailLine(agentLogFile(last.smoke === true, last.run_id, last.condition_id))),
+  };
+}
+
 export const agentOptions = {
   agent: { type: 'string', help: 'the command that runs your agent (or $AGENT); it gets RSTACKBENCH_TASK, RSTACKBENCH_CDP_URL, RSTACKBENCH_WS_ENDPOINT and prints its claim last' },
   'agent-files': { type: 'string', help: "the files that make up your agent, space-separated (or $AGENT_FILES); the rows' agent.sha256 is their hash" },
   'agent-name': { type: 'string', help: "the agent's name in the rows (default: the first file's base name, or the command's last word's)" },
   'agent-timeout-ms': { type: 'string', help: `per condition; the agent's process group is killed after it (default ${DEFAULT_AGENT_TIMEOUT_MS})` },
+  'max-agent-failures': { type: 'string', help: `stop the run after this many conditions in a row without a claim (a crash, a timeout, no claim line), naming the last error and the end of its stderr; 0: never (default ${DEFAULT_MAX_AGENT_FAILURES})` },
 } as const;
+
+export const maxFailuresOf = (value: string | undefined) => intOption(value, 'max-agent-failures', DEFAULT_MAX_AGENT_FAILURES, 0);
 
 export const timeoutOf = (value: string | undefined) => {
   if (value === undefined) return DEFAULT_AGENT_TIMEOUT_MS;

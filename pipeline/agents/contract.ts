@@ -17,8 +17,9 @@ export interface AgentTask {
   start_url: string;
 }
 
-/** What the agent says when it returns: done or not, with an optional message (schemas/claim.schema.json). */
-export type Claim = Pick<ClaimLine, 'done' | 'message'>;
+/** What the agent says when it returns: done or not, with an optional message (schemas/claim.schema.json);
+ *  an outside agent's row also keeps the WebArena-Verified status it gave and the usage it reported. */
+export type Claim = { done: boolean } & Pick<ClaimLine, 'message' | 'status' | 'usage'>;
 
 /** How an agent reaches the browser: in-process agents use `page`; outside processes the endpoints. */
 export interface AgentSession {

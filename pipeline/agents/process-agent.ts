@@ -4,6 +4,8 @@
 //                                      RSTACKBENCH_CDP_URL      http://127.0.0.1:PORT (Chromium)
 //                                      RSTACKBENCH_WS_ENDPOINT  ws://… (CDP, or WebDriver BiDi in Firefox)
 //           ◀─ last line of stdout: {"done": true} | {"done": false, "message": "…"}  (schemas/claim.schema.json)
+//              or WebArena-Verified's {"task_type": …, "status": "SUCCESS" | "NOT_FOUND" | …, "retrieved_data": …}
+//              (SUCCESS: done; any other status: not done); either with an optional "usage" it reports
 //
 // The process gets the task as a user gives it and the browser's endpoints, nothing else of the
 // condition. It runs in its own process group, so a timeout ends it and every child it started.
@@ -11,6 +13,7 @@
 // and an error saying which; the agent's stderr goes to the file the caller names.
 import { isValid } from '../../core/validate.ts';
 import type { Agent, AgentResult, AgentSession, Claim } from './contract.ts';
+import type { ClaimLine } from '../../core/contracts.ts';
 import { KILL_GRACE_MS, startAgentProcess } from './agent-process.ts';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 60_000;
@@ -40,10 +43,16 @@ export function parseClaimLine(stdout: string): { claim: Claim; actions?: number
     return { error: `no claim: the last line of stdout is not JSON: ${clip(last)}` };
   }
   if (!isValid('claim', value)) {
-    return { error: `no claim: the last line of stdout is not a claim {"done": true|false, "message"?: "…"} (schemas/claim.schema.json): ${clip(last)}` };
+    return { error: `no claim: the last line of stdout is not a claim {"done": true|false, "message"?: "…"} or {"task_type", "status", "retrieved_data"} (schemas/claim.schema.json): ${clip(last)}` };
   }
-  const { done, message, actions, retries } = value as Claim & { actions?: number; retries?: number };
-  return { claim: message === undefined ? { done } : { done, message }, ...(actions === undefined ? {} : { actions }), ...(retries === undefined ? {} : { retries }) };
+  const { done: given, status, message, actions, retries, usage } = value as ClaimLine;
+  // WebArena-Verified's response: SUCCESS is a claim of done, any other status a claim of not done
+  const done = given ?? status === 'SUCCESS';
+  if (given !== undefined && status !== undefined && given !== (status === 'SUCCESS')) {
+    return { error: `no claim: done ${given} and status ${status} disagree (SUCCESS is done, any other status not done): ${clip(last)}` };
+  }
+  const claim: Claim = { done, ...(message === undefined ? {} : { message }), ...(status === undefined ? {} : { status }), ...(usage === undefined ? {} : { usage }) };
+  return { claim, ...(actions === undefined ? {} : { actions }), ...(retries === undefined ? {} : { retries }) };
 }
 
 const clip = (s: string) => JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);

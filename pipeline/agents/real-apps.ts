@@ -10,7 +10,6 @@
 // Chromium only: Firefox ESR takes one WebDriver BiDi session at a time, and the harness would need
 // its own to set the session's cookies and watch the notice before the agent's; the small apps' Firefox
 // path (an observer extension) watches their page only. A Firefox run is refused, saying so.
-import path from 'node:path';
 import { paths } from '../../core/paths.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { LayersRealAppsTask } from '../../core/contracts.ts';
@@ -20,7 +19,7 @@ import type { RunPlan } from '../kernel/run.ts';
 import { readRealAppsTasks, realAppsResources, INFRASTRUCTURE_RETRIES } from '../layers/real-apps/arm.ts';
 import { runRealAppTrace } from '../layers/real-apps/condition.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
-import { agentUnits, slug } from './arm.ts';
+import { agentFailureStop, agentLogFile, agentUnits, slug, DEFAULT_MAX_AGENT_FAILURES } from './arm.ts';
 import { processAgent, DEFAULT_AGENT_TIMEOUT_MS } from './process-agent.ts';
 import type { AgentIdentity } from './identity.ts';
 
@@ -31,6 +30,8 @@ export function agentRealAppsPlan(options: {
   smoke: boolean;
   resources: ReturnType<typeof realAppsResources>;
   tasks?: LayersRealAppsTask[];
+  /** --max-agent-failures (default DEFAULT_MAX_AGENT_FAILURES) */
+  maxFailures?: number;
 }): RunPlan<LayersRealAppsTask, LayersRow, void> {
   const { identity, browser, resources } = options;
   if (browser !== 'chromium') throw new UsageError('an outside agent on the real-applications conditions runs in Chromium only: Firefox ESR takes one BiDi session at a time, and the harness needs its own to log the browser in and watch the notice (docs/score-your-agent.md)');
@@ -46,16 +47,16 @@ export function agentRealAppsPlan(options: {
     unitKey: (task) => task.condition_id,
     rowKey: (row) => row.condition_id,
     retries: INFRASTRUCTURE_RETRIES,
+    stopAfter: agentFailureStop(options.maxFailures ?? DEFAULT_MAX_AGENT_FAILURES),
     runUnit: async (task, ctx) => {
       const { apps, proxy } = await resources.get();
       const app = apps[task.app];
-      const dir = ctx.smoke ? paths.excludedArm('layers', 'agent') : paths.rawArm('layers', 'agent');
       const agent = processAgent({
         command: identity.command,
         name: identity.name,
         timeoutMs,
         cwd: paths.root(),
-        stderrPath: () => path.join(dir, `${ctx.runId}.stderr`, `${task.condition_id}.log`),
+        stderrPath: () => agentLogFile(ctx.smoke, ctx.runId, task.condition_id),
       });
       const launched = await launchAgentBrowser(browser, { proxy: { server: proxy.url, ca: proxy.ca } });
       try {

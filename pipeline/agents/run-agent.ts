@@ -1,20 +1,23 @@
 // make run-agent: an outside agent, any language, on the 288 `layers` conditions (arm `agent`).
 // Reads: the ledger (gate), data/tasks/layers.jsonl, a frozen prereg/agent-<name>.md (registered runs).
-// Writes: data/raw/layers/agent/<run>.jsonl and the agent's stderr beside it (data/excluded/ for
-// --smoke), manifests/data.sha256. Prints claimed done, AS, VTS and false completion per layer.
+// Writes: a registered run: data/raw/layers/agent/<run>.jsonl and the agent's stderr beside it,
+// manifests/data.sha256; a --smoke run: the same under runs/run-agent-<name>/ (git-ignored; or
+// RSTACK_SCRATCH), never the record (pipeline/kernel/user-run.ts). Prints claimed done, AS, VTS and
+// false completion per layer.
 import { main } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
-import { rel } from '../../core/paths.ts';
+import { shownPath } from '../../core/paths.ts';
 import { runSummary } from '../../analysis/run-summary.ts';
 import { parseBrowserName } from '../browser/launch.ts';
 import { runArm } from '../kernel/run.ts';
 import { armOptions } from '../layers/arms.ts';
 import { runFlags } from '../kernel/run-flags.ts';
-import { agentOptions, agentPlan, timeoutOf } from './arm.ts';
+import { agentOptions, agentPlan, maxFailuresOf, timeoutOf } from './arm.ts';
 import { agentIdentity, splitFiles } from './identity.ts';
 import { agentRealAppsPlan } from './real-apps.ts';
 import { realAppsResources } from '../layers/real-apps/arm.ts';
 import { UsageError } from '../../core/errors.ts';
+import { userRunOutput } from '../kernel/user-run.ts';
 
 await main({
   name: 'make run-agent',
@@ -33,19 +36,22 @@ await main({
       name: values['agent-name'],
     });
     const timeoutMs = timeoutOf(values['agent-timeout-ms']);
+    const maxFailures = maxFailuresOf(values['max-agent-failures']);
     const flags = runFlags(values);
     if (values.conditions !== 'layers' && values.conditions !== 'real-apps') throw new UsageError(`--conditions takes layers or real-apps, not ${JSON.stringify(values.conditions)}`);
     const resources = realAppsResources();
+    const output = userRunOutput({ verb: 'run-agent', name: identity.name, registered: !flags.smoke });
     let result;
     try {
       result = values.conditions === 'real-apps'
-        ? await runArm(flags, () => agentRealAppsPlan({ identity, browser, timeoutMs, smoke: flags.smoke, resources }))
-        : await runArm(flags, () => agentPlan({ identity, browser, timeoutMs, smoke: flags.smoke }));
+        ? await runArm(flags, () => agentRealAppsPlan({ identity, browser, timeoutMs, smoke: flags.smoke, resources, maxFailures }))
+        : await runArm(flags, () => agentPlan({ identity, browser, timeoutMs, smoke: flags.smoke, maxFailures }));
     } finally {
       await resources.close();
+      output?.end();
     }
     process.stdout.write(
-      `layers/agent ${identity.name} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n` +
+      `layers/agent ${identity.name} ${browser}: ${result.rows.length} rows in ${shownPath(result.file)}\n\n` +
         `${runSummary(result.rows, [{ name: 'agent_by_layer', hide: ['browser', 'agent', 'agent_sha256', 'as_rate', 'claimed_rate', 'median_latency_ms'] }])}\n`,
     );
     const errors = result.rows.filter((r) => r.error).length;

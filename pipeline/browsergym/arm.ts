@@ -20,7 +20,7 @@ import type { LayersRow } from '../../analysis/rows.ts';
 import type { RunPlan } from '../kernel/run.ts';
 import { runLayersTrace } from '../layers/condition.ts';
 import { MAIN_BOUNDARY_MS, flagRuleInForce } from '../layers/protocol.ts';
-import { agentUnits, slug } from '../agents/arm.ts';
+import { agentFailureStop, agentLogFile, agentUnits, slug, DEFAULT_MAX_AGENT_FAILURES } from '../agents/arm.ts';
 import { claimedOutcome } from '../agents/agent-trace.ts';
 import type { AgentIdentity } from '../agents/identity.ts';
 import { startControlServer, type ControlServer } from './control.ts';
@@ -31,7 +31,7 @@ interface Worker { server: FixtureServer; control: ControlServer; browserVersion
 /** where an episode's experiment loop keeps its folder: beside the scratch or data root's state, never in the record */
 export const experimentsDir = (runId: string) => path.join(outputRoot(), '.state', 'browsergym', runId);
 
-export function browsergymPlan(options: { identity: AgentIdentity; timeoutMs: number; smoke: boolean; tasks?: LayersTask[] }): RunPlan<LayersTask, LayersRow, Worker> {
+export function browsergymPlan(options: { identity: AgentIdentity; timeoutMs: number; smoke: boolean; tasks?: LayersTask[]; maxFailures?: number }): RunPlan<LayersTask, LayersRow, Worker> {
   const { identity, timeoutMs } = options;
   return {
     study: 'layers',
@@ -42,21 +42,22 @@ export function browsergymPlan(options: { identity: AgentIdentity; timeoutMs: nu
     conditionOf: (task) => task.condition_id,
     unitKey: (task) => task.condition_id,
     rowKey: (row) => row.condition_id,
-    // an episode that failed before its page was open (a browser that did not start) is tried once more; the failed attempt is kept
+    // an episode the harness refused before its page was open (another browser than the run's) is tried
+    // once more, the failed attempt kept; a process that exits before then is the agent's: an error row
     retries: 1,
+    stopAfter: agentFailureStop(options.maxFailures ?? DEFAULT_MAX_AGENT_FAILURES),
     worker: {
       setup: async (browser) => ({ server: await startFixtureServer(), control: await startControlServer(), browserVersion: browser.version }),
       teardown: async (w) => { await w.control.stop(); await w.server.close(); },
     },
     runUnit: async (task, ctx) => {
-      const dir = ctx.smoke ? paths.excludedArm('layers', 'agent') : paths.rawArm('layers', 'agent');
       const episode = browsergymEpisode({
         control: ctx.worker.control,
         task,
         command: identity.command,
         cwd: paths.root(),
         timeoutMs,
-        logFile: path.join(dir, `${ctx.runId}.stderr`, `${task.condition_id}.log`),
+        logFile: agentLogFile(ctx.smoke, ctx.runId, task.condition_id),
         expDir: path.join(experimentsDir(ctx.runId), task.condition_id),
         tasksFile: path.join(paths.tasks(), 'layers.jsonl'),
         browserVersion: ctx.worker.browserVersion,

@@ -10,10 +10,11 @@
 //       resolves (the agent's return) ─▶ scored at the boundary ─▶ finish(outcome): /end answered
 //       with VTS (the task's reward) ─▶ BrowserGym closes; the process exits (or is killed)
 //
-// Before its page is open the episode has not begun: a process that fails there (a missing venv, a
-// bad --agent, a browser that would not start) fails the attempt, which the run skeleton keeps and
-// retries. After it, the agent's failures are the row's: a crash or a timeout is an error row (no
-// claim), as for every outside agent (pipeline/agents/process-agent.ts).
+// The agent's failures are the row's: a process that exits or hangs, before its page is open (a
+// missing venv or module, a bad --agent) or after, is an error row (no claim), scored like every
+// outside agent's crash (pipeline/agents/process-agent.ts), and the run goes on (its stop after
+// many in a row: pipeline/agents/arm.ts). Only the harness's own refusal (a task or a browser other
+// than the run's) fails the attempt, which the run skeleton keeps and retries.
 import { randomBytes } from 'node:crypto';
 import type { LayersTask } from '../../core/layers.ts';
 import { RStackError } from '../../core/errors.ts';
@@ -135,14 +136,14 @@ export function browsergymEpisode(o: EpisodeOptions): Episode {
     }
   };
 
-  const describe = (e: AgentExit) =>
+  const describe = (e: AgentExit, when: string) =>
     timedOut
       ? `timeout: no claim within ${o.timeoutMs} ms; the episode's process group was killed`
       : e.spawnError
         ? `crash: the command could not start: ${e.spawnError.message}`
         : e.signal
-          ? `crash: the episode's process was killed by ${e.signal} (its log: ${o.logFile})`
-          : `crash: the episode's process exited with code ${e.code} before the agent's claim (its log: ${o.logFile})`;
+          ? `crash: the episode's process was killed by ${e.signal} ${when} (its log: ${o.logFile})`
+          : `crash: the episode's process exited with code ${e.code} ${when} (its log: ${o.logFile})`;
 
   const stage: Stage = {
     reportGraceMs: EPISODE_REPORT_GRACE_MS,
@@ -168,8 +169,11 @@ export function browsergymEpisode(o: EpisodeOptions): Episode {
       void child.exited.then((e) => {
         exit = e;
         clearTimeout(timer);
-        if (phase === 'starting' || phase === 'setup') opened.reject(new RStackError(`${o.task.condition_id}: the episode ended before its start page was open: ${describe(e)}`));
-        if (phase !== 'claimed' && phase !== 'over') ended.resolve({ claim: null, error: describe(e) });
+        // before its page was open: the agent never began; the trace goes on to score the untouched
+        // store, and the row says why there is no claim (a refusal of our own has rejected open already)
+        const early = phase === 'starting' || phase === 'setup';
+        if (early) opened.resolve({ startUrl: page!.url });
+        if (phase !== 'claimed' && phase !== 'over') ended.resolve({ claim: null, error: describe(e, early ? 'before its start page was open' : "before the agent's claim") });
       });
       return opened.promise;
     },

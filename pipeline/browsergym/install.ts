@@ -14,6 +14,7 @@ import path from 'node:path';
 import { main } from '../../core/cli.ts';
 import { codeRoot, rel } from '../../core/paths.ts';
 import { ensureVenv, ensureVenvSupport, venvCurrent, type VenvSpec } from '../steps/venv.ts';
+import { isMain } from '../../core/entry.ts';
 
 export const suiteDir = path.join(codeRoot, 'browsergym');
 
@@ -43,7 +44,7 @@ export async function ensureAgentlabVenv(label = 'browsergym'): Promise<boolean>
   return ensureVenv(agentlab, label);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'browsergym-install',
     summary: "make the BrowserGym suite's venv (browsergym/.venv) from its pinned requirements, unless it is current; --agentlab: AgentLab's too (browsergym/.venv-agentlab)",

@@ -1,19 +1,21 @@
 // make run-browsergym: a BrowserGym agent (or AgentLab's), unchanged, on the 288 `layers`
 // conditions as the BrowserGym task suite browsergym/ (arm `agent`, Chromium only).
 // Reads: the ledger (gate), data/tasks/layers.jsonl, a frozen prereg/agent-<name>.md (registered runs).
-// Writes: data/raw/layers/agent/<run>.jsonl and each episode's log beside it (data/excluded/ for
-// --smoke), manifests/data.sha256; experiment loops' folders in .state/browsergym/<run>/.
+// Writes: a registered run: data/raw/layers/agent/<run>.jsonl and each episode's log beside it,
+// manifests/data.sha256, experiment loops' folders in .state/browsergym/<run>/; a --smoke run: the
+// same under runs/run-browsergym-<name>/ (git-ignored; or RSTACK_SCRATCH), never the record.
 // Prints claimed done, AS, VTS and false completion per layer.
 import { main } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
-import { rel } from '../../core/paths.ts';
+import { shownPath } from '../../core/paths.ts';
 import { UsageError } from '../../core/errors.ts';
 import { runSummary } from '../../analysis/run-summary.ts';
 import { parseBrowserName } from '../browser/launch.ts';
 import { runArm } from '../kernel/run.ts';
 import { runFlags } from '../kernel/run-flags.ts';
+import { userRunOutput } from '../kernel/user-run.ts';
 import { armOptions } from '../layers/arms.ts';
-import { agentOptions, timeoutOf } from '../agents/arm.ts';
+import { agentOptions, maxFailuresOf, timeoutOf } from '../agents/arm.ts';
 import { agentIdentity, splitFiles } from '../agents/identity.ts';
 import { browsergymPlan } from './arm.ts';
 
@@ -36,10 +38,17 @@ await main({
       name: values['agent-name'],
     });
     const timeoutMs = timeoutOf(values['agent-timeout-ms']);
+    const maxFailures = maxFailuresOf(values['max-agent-failures']);
     const flags = runFlags(values);
-    const result = await runArm(flags, () => browsergymPlan({ identity, timeoutMs, smoke: flags.smoke }));
+    const output = userRunOutput({ verb: 'run-browsergym', name: identity.name, registered: !flags.smoke });
+    let result;
+    try {
+      result = await runArm(flags, () => browsergymPlan({ identity, timeoutMs, smoke: flags.smoke, maxFailures }));
+    } finally {
+      output?.end();
+    }
     process.stdout.write(
-      `layers/agent ${identity.name} chromium (BrowserGym): ${result.rows.length} rows in ${rel(result.file)}\n\n` +
+      `layers/agent ${identity.name} chromium (BrowserGym): ${result.rows.length} rows in ${shownPath(result.file)}\n\n` +
         `${runSummary(result.rows, [{ name: 'agent_by_layer', hide: ['browser', 'agent', 'agent_sha256', 'as_rate', 'claimed_rate', 'median_latency_ms'] }])}\n`,
     );
     const errors = result.rows.filter((r) => r.error).length;

@@ -4,6 +4,7 @@
 //
 //   rstackbench <verb> [args…]
 //     ─▶ pipeline/verbs.json: verb → the one script that implements it (data, not branches)
+//     ─▶ a Make recipe's --rstack-args-from-env: the user's ARGS in its place, split as a shell would
 //     ─▶ node --import tsx <script> [verb args…] [args…]   (or bash <script> …)
 //         stdio inherited; its exit code, or the signal that ended it, becomes ours
 //     ─▶ when the step changed what the tables are made from (data/raw, data/excluded, the run log,
@@ -15,6 +16,7 @@ import { codeRoot, paths, root, runOutputs } from '../../core/paths.ts';
 import { messages } from '../../core/messages.ts';
 import { log } from '../../core/log.ts';
 import { validate } from '../../core/validate.ts';
+import { shellWords } from '../../core/shell-words.ts';
 
 export interface Verb { script: string; args?: string[]; summary: string; wraps?: boolean }
 
@@ -88,6 +90,16 @@ export function recordChanges(before: Map<string, string>, after: Map<string, st
 
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/** where a Make recipe puts $(PASS_ARGS): the user's ARGS go there, as the shell would split them */
+export const ARGS_FROM_ENV = '--rstack-args-from-env';
+
+/** A verb's arguments with make's ARGS (RSTACK_ARGS, never re-parsed by a recipe's shell) in the recipe's place for them. */
+export function withMakeArgs(args: string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  if (!args.includes(ARGS_FROM_ENV)) return args;
+  const words = shellWords(env.RSTACK_ARGS ?? '');
+  return args.flatMap((a) => (a === ARGS_FROM_ENV ? words : [a]));
+}
+
 /** Runs one verb as a child and ends this process the way the child ended. */
 export async function dispatch(argv: string[], table = verbsFile): Promise<void> {
   const verbs = readVerbs(table);
@@ -113,11 +125,21 @@ export async function dispatch(argv: string[], table = verbsFile): Promise<void>
     return;
   }
 
+  let verbArgs: string[];
+  try {
+    verbArgs = withMakeArgs(args);
+  } catch (error) {
+    log({ kind: 'error', message: `ARGS: ${(error as Error).message}` });
+    process.exitCode = 2;
+    return;
+  }
   const before = recordFingerprint();
-  const { command, argv: childArgv } = commandFor(verb, args);
+  const { command, argv: childArgv } = commandFor(verb, verbArgs);
   // the verb and its Make target (if the Makefile has one) reach the command's messages
   const makeTarget = new RegExp(`^${name}:`, 'm').test(fs.readFileSync(path.join(codeRoot, 'Makefile'), 'utf8')) ? name : '';
-  const child = spawn(command, childArgv, { stdio: 'inherit', env: { ...process.env, RSTACK_VERB: name, RSTACK_MAKE_TARGET: makeTarget } });
+  // ARGS are this verb's: a command it runs (make reproduce's steps) gets its own from its own recipe
+  const { RSTACK_ARGS: _args, ...env } = process.env;
+  const child = spawn(command, childArgv, { stdio: 'inherit', env: { ...env, RSTACK_VERB: name, RSTACK_MAKE_TARGET: makeTarget } });
   // a terminal's Ctrl-C reaches the child through the process group already; a signal sent to
   // this process alone (kill PID, a CI runner's timeout) is passed on, and we wait for the child
   const pass = (signal: NodeJS.Signals) => { if (child.exitCode === null && child.signalCode === null) child.kill(signal); };

@@ -4,6 +4,7 @@
 // run (evaluators/webarena-verified/score.py): no browser, no Docker site, nothing downloaded but wheels.
 import path from 'node:path';
 import { main } from '../../core/cli.ts';
+import { isMain } from '../../core/entry.ts';
 import { codeRoot, rel } from '../../core/paths.ts';
 import { ensureVenv, ensureVenvSupport, venvCurrent, type VenvSpec } from '../steps/venv.ts';
 
@@ -31,7 +32,7 @@ export async function ensureEvaluatorsVenv(label = 'evaluators'): Promise<boolea
   return ensureVenv(evaluators, label);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'evaluators-install',
     summary: "make the venv of other benchmarks' evaluators (evaluators/.venv: webarena-verified 1.2.3, pinned) unless it is current",

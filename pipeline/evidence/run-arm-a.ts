@@ -16,6 +16,7 @@ import type { EvidenceRow } from '../../analysis/rows.ts';
 import { evidenceTasksPath } from './tasks-file.ts';
 import { existingRun } from '../kernel/run-files.ts';
 import { formatRun, runMatrix, gateExit, matrixOptions } from './matrix.ts';
+import { isMain } from '../../core/entry.ts';
 
 /** The Chromium controlled run to pair with: the registered one, or the newest smoke when this run is a smoke. */
 export function controlledRunToPair(smoke: boolean): string {
@@ -24,7 +25,7 @@ export function controlledRunToPair(smoke: boolean): string {
   return found;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'run-arm-a',
     summary: 'run the evidence study\'s 320 controlled conditions in Firefox (WebDriver BiDi), print the summary and the pairing with Chromium',

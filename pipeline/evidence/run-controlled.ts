@@ -6,8 +6,9 @@ import { main } from '../../core/cli.ts';
 import { runFlags } from '../kernel/run-flags.ts';
 import { evidenceTasksPath } from './tasks-file.ts';
 import { formatRun, runMatrix, gateExit, matrixOptions } from './matrix.ts';
+import { isMain } from '../../core/entry.ts';
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'run-controlled',
     summary: 'run the evidence study\'s 320 controlled conditions in Chromium (CDP) and print the summary',

@@ -5,7 +5,7 @@ import type { RunFlags } from './run.ts';
 
 /** `unit`: what the arm runs one at a time and shards (condition, trial, unit). */
 export const runOptions = (unit: string) => ({
-  smoke: { type: 'boolean', default: false, help: 'a development run: rows go to data/excluded/, never registered; repeating the command resumes it' },
+  smoke: { type: 'boolean', default: false, help: 'a development run: rows go to data/excluded/ (your own agent or app: runs/<verb>-<name>/, git-ignored), never registered; repeating the command resumes it' },
   workers: { type: 'string', default: '1', help: `${unit}s at once, each in its own browser context (registered runs use 1: timing, not outcomes, depends on it)` },
   browsers: { type: 'string', default: '1', help: 'browser processes the workers are spread over (Firefox: one process does every context\'s BiDi work on one thread)' },
   only: { type: 'string', help: 'a regular expression over condition ids (only with --smoke; a slice may leave some checks unexercised)' },

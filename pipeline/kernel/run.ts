@@ -10,12 +10,15 @@
 //                      fails (a full disk) ends the run with one line: the rows on disk, resume continues
 //   6. browser pool    `browsers` browser processes (each replaced every `browserBatch` units),
 //                      `workers` units at once spread over them, each worker with its own resources;
-//                      a failed attempt is kept in data/excluded/
+//                      a failed attempt is kept in data/excluded/; a plan's stopAfter ends the run
+//                      after that many failed rows in a row (an outside agent that never claims);
+//                      SIGTERM, SIGINT or SIGHUP close the browsers: one cancelled attempt, exit 128+n
 //   7. manifest        manifests/data.sha256; data/runs.jsonl gets the session's end
 //   8. rows            every row of the run file, for the study's summary (analysis/run-summary.ts)
 //
 // A study supplies only step 2. Per-unit outcomes do not depend on the worker count or the shard.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { outputRoot, paths, rel, root } from '../../core/paths.ts';
@@ -74,6 +77,9 @@ export interface RunPlan<U, R extends TraceRow, W = void> {
   runUnit(unit: U, ctx: UnitContext<W>): Promise<RowBody<R>>;
   /** attempts after an infrastructure failure (a throw); each failed attempt is kept */
   retries?: number;
+  /** end the run (exit 1, the rows so far kept) once this many rows in a row are the plan's failures:
+   *  an outside agent that gives no claim condition after condition is broken, not measured */
+  stopAfter?: { failures: number; isFailure(row: R): boolean; message(count: number, last: R): string };
   /** the command's exit code once every unit has its row (default 0), e.g. the evidence gates': the run log records it */
   exitOf?(rows: R[], smoke: boolean): number;
   /** a selection the study makes from its own flags (e.g. Arm B's --cases), as an --only pattern */
@@ -112,6 +118,59 @@ export function parseShard(shard: string | undefined): { index: number; count: n
   return { index, count };
 }
 
+/** A pattern's top-level alternatives (^(a|b|c)$, a|b, (a|b)) that match none of the ids; [] for a pattern without any. */
+export function unmatchedAlternatives(only: string, ids: string[]): string[] {
+  const start = only.startsWith('^') ? '^' : '';
+  const end = only.endsWith('$') && !only.endsWith('\\$') ? '$' : '';
+  let body = only.slice(start.length, only.length - end.length);
+  if (body.startsWith('(') && closingParen(body, 0) === body.length - 1) body = body.slice(body.startsWith('(?:') ? 3 : 1, -1);
+  const alternatives = splitTopLevel(body);
+  if (alternatives.length < 2) return [];
+  return alternatives.filter((alt) => {
+    let re: RegExp;
+    try { re = new RegExp(`${start}(?:${alt})${end}`); } catch { return false; }
+    return !ids.some((id) => re.test(id));
+  });
+}
+
+/** the index of the parenthesis closing the one at `from` (escapes and classes skipped), or -1 */
+function closingParen(text: string, from: number): number {
+  let depth = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(text, i);
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+const classEnd = (text: string, from: number) => {
+  for (let i = from + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === ']') return i;
+  }
+  return text.length;
+};
+
+/** a pattern split on the | outside any group or class */
+function splitTopLevel(body: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(body, i);
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) { parts.push(body.slice(from, i)); from = i + 1; }
+  }
+  parts.push(body.slice(from));
+  return parts;
+}
+
 /** Whether the unit at index i of the plan belongs to the shard (units i, i+n, i+2n … from the i-th). */
 export const inShard = (index: number, shard: { index: number; count: number } | null) => !shard || index % shard.count === shard.index - 1;
 
@@ -136,6 +195,9 @@ export async function runArm<U, R extends TraceRow, W = void>(
     throw new UsageError(`--only takes a regular expression: ${(cause as Error).message}`, cause);
   }
   const shard = parseShard(flags.shard);
+  // a list of ids (a|b|c) where one matches nothing is a typo, not a smaller slice: name it, run nothing
+  const unknown = only ? unmatchedAlternatives(only, p.units.map((u) => p.conditionOf(u))) : [];
+  if (unknown.length) throw new UsageError(messages.unknownOnlyIds(only!, unknown));
   const units = p.units.filter((u, i) => (!pattern || pattern.test(p.conditionOf(u))) && inShard(i, shard));
   if (!units.length) throw new UsageError(messages.noUnitMatches(only, flags.shard));
   const selection = [only ? `--only ${only}` : '', shard ? `--shard ${flags.shard}` : ''].filter(Boolean).join(' ') || null;
@@ -202,34 +264,69 @@ async function writeRun<U, R extends TraceRow, W>(
   let exit = 1;
   let failedAttempts = 0;
   let failure: { error: unknown } | null = null;
+  // a cancellation (Slurm's scancel, a pod's stop, Ctrl-C) closes the browsers and ends the run as one
+  // cancelled attempt, not as a failed attempt per unit it cut short. The signal often comes twice (to
+  // the process group, and passed on by bin/rstackbench): the first one counts
+  const cancel = new AbortController();
+  let cancelledBy: NodeJS.Signals | null = null;
+  const cutShort: string[] = [];
+  const onSignal = (signal: NodeJS.Signals) => {
+    cancelledBy ??= signal;
+    cancel.abort();
+  };
+  for (const s of cancelSignals) process.on(s, onSignal);
+  const attempts = freeName(paths.excludedArm(p.study, p.arm), `${chosen.runId}.failed-attempts`, '.jsonl');
+  const keepAttempt = (line: Record<string, unknown>) => {
+    if (!fs.existsSync(attempts)) {
+      recordExclusion({ file: rel(attempts), from: null, reason: `failed attempts of run ${chosen.runId} (infrastructure errors, or the run cancelled; a failed unit was ${p.retries ? 'retried' : 'not retried'})` });
+      excluded.push(rel(attempts));
+    }
+    appendDurable(attempts, toLine({ run_id: chosen.runId, ...line, at: new Date().toISOString() }));
+  };
   try {
     // 6
-    const attempts = freeName(paths.excludedArm(p.study, p.arm), `${chosen.runId}.failed-attempts`, '.jsonl');
     const keepFailure = (unit: U, attempt: number, error: unknown) => {
-      if (!fs.existsSync(attempts)) {
-        recordExclusion({ file: rel(attempts), from: null, reason: `failed attempts of run ${chosen.runId} (infrastructure errors; the unit was ${p.retries ? 'retried' : 'not retried'})` });
-        excluded.push(rel(attempts));
-      }
+      // what a cancellation cuts short is the cancellation's, kept once below
+      if (cancelledBy) { cutShort.push(p.unitKey(unit)); return; }
       failedAttempts++;
       const message = firstLine(error);
-      appendDurable(attempts, toLine({ run_id: chosen.runId, condition_id: p.conditionOf(unit), unit: p.unitKey(unit), attempt, at: new Date().toISOString(), error: message }));
+      keepAttempt({ condition_id: p.conditionOf(unit), unit: p.unitKey(unit), attempt, error: message });
       log({ kind: 'warn', message: messages.attemptFailed(p.conditionOf(unit), attempt, message) });
     };
     const startedMs = performance.now();
     let done = 0;
+    let failuresInARow = 0;
     await executeUnits(p, todo, {
       workers: flags.workers, browsers: flags.browsers, runId: chosen.runId, ledgerHead: gated.ledgerHead, smoke: flags.smoke,
-      onFailure: keepFailure,
+      onFailure: keepFailure, cancel: cancel.signal,
       onRow: (row) => {
         writer.append(row);
         done++;
         log({ kind: 'progress', label, done, total: todo.length, startedMs, nowMs: performance.now(), failed: failedAttempts });
+        const stop = p.stopAfter;
+        if (!stop || stop.failures <= 0) return;
+        failuresInARow = stop.isFailure(row) ? failuresInARow + 1 : 0;
+        // thrown in the pool: no worker takes another unit, the units already taken finish (pool.ts)
+        if (failuresInARow === stop.failures) throw new RStackError(stop.message(failuresInARow, row), { exitCode: 1 });
       },
     });
     exit = p.exitOf ? p.exitOf(readRows(), flags.smoke) : 0;
   } catch (error) {
     exit = error instanceof RStackError ? error.exitCode : 1;
     failure = { error };
+    if (cancelledBy) {
+      const signal: NodeJS.Signals = cancelledBy;
+      exit = 128 + (os.constants.signals[signal] ?? 1);
+      const unscored = [...new Set(cutShort)];
+      try {
+        keepAttempt({ condition_id: null, unit: null, attempt: null, error: `cancelled by ${signal}`, cancelled: true, in_flight: unscored });
+      } catch (keepError) {
+        if (!(keepError instanceof WriteError)) throw keepError;
+      }
+      failure = { error: new RStackError(messages.runCancelled(signal, countRows(writer.file), units.length, shown, unscored.length), { exitCode: exit, cause: error }) };
+    }
+  } finally {
+    for (const s of cancelSignals) process.off(s, onSignal);
   }
   // 7: the end line counts the complete rows on disk (a torn line is not one). On a full disk the end
   // line and the manifest may fail too: they are named in the run's one line, never thrown instead of it.
@@ -264,6 +361,9 @@ export interface UnitPhases {
   imposedMs: number | null;
 }
 
+/** the signals that cancel a run (pipeline/kernel/run.ts writeRun) */
+const cancelSignals = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
 export interface ExecuteOptions<U, R> {
   workers: number;
   /** browser processes (default 1); worker i runs in process i mod browsers */
@@ -275,6 +375,8 @@ export interface ExecuteOptions<U, R> {
   onFailure(unit: U, attempt: number, error: unknown): void;
   /** how a browser is obtained (default: launchBrowser of the plan's browser); the bench passes its own */
   launch?: () => Promise<LaunchedBrowser>;
+  /** once aborted: the browsers are closed, no unit is started or retried */
+  cancel?: AbortSignal;
 }
 
 /**
@@ -296,7 +398,11 @@ export async function executeUnits<U, R extends TraceRow, W>(
   for (let from = 0; from < units.length; from += batchSize) {
     const batch = units.slice(from, from + batchSize);
     const launched: LaunchedBrowser[] = [];
+    // the units in flight fail at once (their browser is gone) and the pool ends
+    const closeBrowsers = () => { for (const l of launched) void l.browser.close().catch(() => undefined); };
+    options.cancel?.addEventListener('abort', closeBrowsers, { once: true });
     try {
+      if (options.cancel?.aborted) throw new RStackError('the run was cancelled');
       for (let i = 0; i < processes; i++) launched.push(await launch());
       await runPool<U, { own: W; launched: LaunchedBrowser }>({
         items: batch,
@@ -307,6 +413,7 @@ export async function executeUnits<U, R extends TraceRow, W>(
         },
         teardown: (w) => (p.worker ? p.worker.teardown(w.own) : Promise.resolve()),
         work: async (unit, { own: worker, launched: mine }) => {
+          if (options.cancel?.aborted) throw new RStackError('the run was cancelled');
           const phases: UnitPhases = { imposedMs: null };
           const ctx: UnitContext<W> = { browser: mine, worker, runId: options.runId, ledgerHead: options.ledgerHead, smoke: options.smoke, phases };
           const startedMs = performance.now();
@@ -316,7 +423,7 @@ export async function executeUnits<U, R extends TraceRow, W>(
               body = await p.runUnit(unit, ctx);
             } catch (error) {
               options.onFailure(unit, attempt, error);
-              if (attempt > (p.retries ?? 0)) throw error;
+              if (attempt > (p.retries ?? 0) || options.cancel?.aborted) throw error;
             }
           }
           const endedMs = performance.now();
@@ -328,6 +435,7 @@ export async function executeUnits<U, R extends TraceRow, W>(
         },
       });
     } finally {
+      options.cancel?.removeEventListener('abort', closeBrowsers);
       await Promise.all(launched.map((l) => l.browser.close().catch(() => undefined)));
     }
   }

@@ -60,13 +60,7 @@ export class TraceWriter<R extends TraceRow> {
   has(key: string): boolean { return this.done.has(key); }
 
   private recover(): void {
-    if (!fs.existsSync(this.file)) {
-      // a smoke run lives in data/excluded/ from its first row; say why it is there
-      if (this.options.smoke) {
-        recordExclusion({ file: rel(this.file), from: null, reason: 'smoke run while developing: not registered evidence' });
-      }
-      return;
-    }
+    if (!fs.existsSync(this.file)) return;
     const text = fs.readFileSync(this.file, 'utf8');
     let keep = text;
     const lastNewline = text.lastIndexOf('\n');
@@ -126,7 +120,11 @@ export class TraceWriter<R extends TraceRow> {
     validate('trace', row, { file: rel(this.file), line: this.done.size + 1 });
     const key = this.options.key(row);
     if (this.done.has(key)) throw new Error(`${rel(this.file)}: trace ${key} was already written`);
+    const first = !fs.existsSync(this.file);
     appendDurable(this.file, toLine(row));
+    // a smoke run lives in data/excluded/ from its first row; say why it is there once the file exists
+    // (a run whose every unit failed has no file, and REASONS.jsonl never names one that is not there)
+    if (this.options.smoke && first) recordExclusion({ file: rel(this.file), from: null, reason: 'smoke run while developing: not registered evidence' });
     this.done.add(key);
     this.rowsWritten++;
   }

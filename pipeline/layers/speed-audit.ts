@@ -12,6 +12,7 @@ import type { LayersRow } from '../../core/contracts.ts';
 import { readLayersTasks } from './read-tasks.ts';
 import { speedVerdictOfRow, type SpeedVerdict } from './speed-bounds.ts';
 import { unitKey } from './arms.ts';
+import { isMain } from '../../core/entry.ts';
 
 type Row = LayersRow & { study: 'layers' };
 const outcome = (r: Row) => `AS ${r.apparent_success} VTS ${r.vts} FC ${r.false_completion}`;
@@ -30,7 +31,7 @@ export function auditRun(rows: Row[], tasks: Map<string, LayersTask>) {
   return { counts, verdicts, open };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'rstackbench speed-audit',
     summary: "amendment 7's speed rule on a layers run (and the flips against a rerun), beside the flag the rows were made with",

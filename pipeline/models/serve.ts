@@ -25,6 +25,7 @@ import { ensureModel, requireModel } from './install.ts';
 import { identityOf, type ModelIdentity } from './identity.ts';
 import { SchemaNotSupported, toGrammarSchema } from './json-schema.ts';
 import { QueueFull, SerialQueue } from './queue.ts';
+import { isMain } from '../../core/entry.ts';
 
 export const HOST = '127.0.0.1';
 const MAX_BODY_BYTES = 1_000_000;
@@ -290,7 +291,7 @@ function logTo(file: string): void {
   process.stderr.write = write as typeof process.stderr.write;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'rstackbench model-serve',
     summary: 'serve one catalogued model on 127.0.0.1 (OpenAI-compatible: GET /v1/models, POST /v1/chat/completions) in the foreground; make model-server starts it in the background',

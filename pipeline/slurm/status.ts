@@ -24,6 +24,7 @@ export interface ShardStatus {
   /** why it is in that state, in words: "exit 143", "CANCELLED", "started, never ended" */
   detail: string;
   host: string | null;
+  /** the shard's runs so far: one per earlier submission that ran it, and this task's (each Slurm requeue one more) */
   attempts: number;
   progress: Progress | null;
 }
@@ -51,10 +52,10 @@ export function shardProgress(root: string): Progress | null {
   return { run: start.run_id, rows: countRows(path.join(root, start.file)), total: start.total ?? null };
 }
 
-/** One shard's state from the queue's entry for its task and its note (pure). */
-export function judgeShard(k: number, job: string | null, entry: QueueEntry | undefined, note: SlurmTaskNote | null, progress: Progress | null): ShardStatus {
+/** One shard's state from the queue's entry for its task and its note (pure); earlier: the runs of it by earlier submissions' tasks. */
+export function judgeShard(k: number, job: string | null, entry: QueueEntry | undefined, note: SlurmTaskNote | null, progress: Progress | null, earlier = 0): ShardStatus {
   const own = note && note.job === job ? note : null;
-  const base = { shard: k, job, host: own?.host ?? (entry?.node || null), attempts: own ? own.restarts + 1 : 0, progress };
+  const base = { shard: k, job, host: own?.host ?? (entry?.node || null), attempts: earlier + (own ? own.restarts + 1 : 0), progress };
   if (job === null) return { ...base, state: 'missing', detail: 'never submitted' };
   if (entry) {
     const life = lifeOf(entry.state);
@@ -74,7 +75,9 @@ export function shardStatuses(sub: SlurmSubmission, queue: Map<string, QueueEntr
   return Array.from({ length: sub.shards }, (_, i) => {
     const k = i + 1;
     const job = taskOf(sub, k);
-    return judgeShard(k, job, job ? queue.get(job) : undefined, readNote(paths.taskNote(k)), shardProgress(paths.shardRoot(k)));
+    // a resubmitted shard ran before, once per earlier array that held it (their notes are replaced by the newest task's)
+    const earlier = Math.max(0, sub.submissions.filter((x) => x.array_job !== null && x.shards.includes(k)).length - 1);
+    return judgeShard(k, job, job ? queue.get(job) : undefined, readNote(paths.taskNote(k)), shardProgress(paths.shardRoot(k)), earlier);
   });
 }
 

@@ -11,6 +11,7 @@ import { readJsonl } from '../../core/jsonl.ts';
 import { UsageError } from '../../core/errors.ts';
 import type { TraceRow } from '../../core/contracts.ts';
 import { unitKey } from '../layers/arms.ts';
+import { isMain } from '../../core/entry.ts';
 
 // a pilot row is one plan (two prompts share a condition); every other layers row one (condition, policy, horizon)
 export const unitOf = (r: TraceRow) => (r.study === 'layers' ? (r.plan_id ?? unitKey(r)) : r.condition_id);
@@ -64,7 +65,7 @@ export function flipChange(f: Flip): string {
     .join(', ');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'rstackbench compare',
     summary: 'compare two runs of the same arm unit by unit: which outcomes flipped, apart from rows flagged timing-sensitive',

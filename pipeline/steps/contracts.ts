@@ -9,6 +9,7 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { main } from '../../core/cli.ts';
 import { codeRoot, paths } from '../../core/paths.ts';
 import { checkOption, writeGenerated } from '../kernel/generated.ts';
+import { isMain } from '../../core/entry.ts';
 
 /** Each schema's root type and the $defs worth a name of their own; then the compositions. */
 /** withDefs: emit every $def the root references, named after its key (a schema of many small $defs) */
@@ -26,7 +27,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'exclusion', root: 'Exclusion' },
   { file: 'prereg', root: 'PreregFrontMatter' },
   { file: 'run-log', root: 'RunLogLine' },
-  { file: 'claim', root: 'ClaimLine' },
+  { file: 'claim', root: 'ClaimLine', defs: { status: 'ClaimStatus', usage: 'ClaimUsage' } },
   { file: 'plan', root: 'Plan', withDefs: true },
   { file: 'pilot-plan', root: 'PlanLine' },
   { file: 'pilot-excluded', root: 'ExcludedAnswer' },
@@ -95,7 +96,7 @@ export async function generateContracts(): Promise<string> {
   return text;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make contracts',
     summary: 'generate core/contracts.ts (the TypeScript types) from schemas/*.schema.json',

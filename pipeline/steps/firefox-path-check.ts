@@ -19,6 +19,7 @@ import { UsageError } from '../../core/errors.ts';
 import { validate } from '../../core/validate.ts';
 import type { RedoArm, RedoSummary } from '../../core/contracts.ts';
 import { writeFileAtomic } from '../kernel/files.ts';
+import { isMain } from '../../core/entry.ts';
 
 export interface ArmCheck {
   arm: string;
@@ -69,7 +70,7 @@ export function checkPaths(playwright: [RedoSummary, RedoSummary], lean: RedoSum
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'firefox-path-check',
     summary: "whether Firefox's lean path agrees with the registered rows within the spread of two reruns on Playwright's path, arm by arm",

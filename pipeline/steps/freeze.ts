@@ -6,6 +6,7 @@ import { freeze, readLedger, chainProblems, headOf, snapshot } from '../kernel/l
 import { CheckError } from '../../core/errors.ts';
 import { checkPreregs } from '../kernel/prereg.ts';
 import { checkFamilies } from '../layers/real-apps/check-families.ts';
+import { isMain } from '../../core/entry.ts';
 
 /** Real-application condition files this freeze would add or change: their families are then checked on the apps themselves. */
 async function realAppConditionsChanging(): Promise<string[]> {
@@ -14,7 +15,7 @@ async function realAppConditionsChanging(): Promise<string[]> {
   return Object.keys(files).filter((f) => /^data\/tasks\/layers-(real-apps|transport)[^/]*\.jsonl$/.test(f) && head?.entry.files[f] !== files[f]);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make freeze',
     summary: 'freeze the preregistrations, task definitions and truth labels into a new hash-chained ledger entry',

@@ -21,6 +21,7 @@ import { evidenceTasksPath } from '../evidence/tasks-file.ts';
 import { armBPlanNaming, armBSummaryTables } from '../evidence/arm-b/run-arm-b.ts';
 import { manifestPath, readManifest } from '../evidence/arm-b/manifest.ts';
 import { protocolChain, readArmBProtocols } from '../evidence/arm-b/protocol.ts';
+import { isMain } from '../../core/entry.ts';
 
 const arms = ['main', 'horizon', 'controlled', 'arm-a', 'arm-b'] as const;
 type Arm = (typeof arms)[number];
@@ -45,7 +46,7 @@ export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string;
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make merge',
     summary: 'join the shard files of one sharded run (--shard i/n) into one registered run, in the order a single-machine run writes its rows',

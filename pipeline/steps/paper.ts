@@ -10,6 +10,7 @@ import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
 import { buildPaper, writePaperHtml } from '../../paper/build.ts';
 import { launchBrowser } from '../browser/launch.ts';
+import { isMain } from '../../core/entry.ts';
 
 export async function printPdf(htmlFile: string, pdfFile: string): Promise<void> {
   // printed from local files (file://): always a local browser, whatever BROWSER_WS_ENDPOINT says
@@ -23,7 +24,7 @@ export async function printPdf(htmlFile: string, pdfFile: string): Promise<void>
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main({
+if (isMain(import.meta.url)) await main({
   name: 'paper',
   summary: 'build paper/build/paper.html and paper.pdf from paper/paper.html, analysis/out and figures/out',
   options: { 'no-pdf': { type: 'boolean', default: false, help: 'write the HTML only (no browser needed)' } },

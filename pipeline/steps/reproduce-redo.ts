@@ -43,6 +43,7 @@ import { armBBrowsers, armBRegisteredWorkers } from '../evidence/arm-b/run-arm-b
 import { manifestPath, readManifest } from '../evidence/arm-b/manifest.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
+import { isMain } from '../../core/entry.ts';
 
 /** Units at once per arm: the layers arms at the bench's settings (browser/speed.ts), the evidence arms
  *  at the most their amendments allow (evidence/matrix.ts), unless --workers / --evidence-workers say less. */
@@ -369,7 +370,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
   return { summary, file, exit };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make reproduce REDO=1',
     summary: 'rerun every arm of make reproduce from nothing into a scratch folder and compare each with its registered run; the registered record stays untouched',

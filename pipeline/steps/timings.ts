@@ -10,6 +10,7 @@ import { formatDuration } from '../../core/log.ts';
 import { paths, rel } from '../../core/paths.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { listFiles } from '../../core/files.ts';
+import { isMain } from '../../core/entry.ts';
 
 interface TimedRow { study: string; arm: string; run_id: string; browser: { name: string }; started_at: string; elapsed_ms: number }
 
@@ -91,7 +92,7 @@ export function registeredTimings(): RunTiming[] {
   return markOverlaps(runs);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'rstackbench timings',
     summary: 'how long each registered run in data/raw took, computed from its rows\' started_at and elapsed_ms (a Markdown table)',

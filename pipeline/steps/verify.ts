@@ -18,6 +18,7 @@ import { checkManifest, dataFiles } from '../kernel/manifest.ts';
 import { listFiles } from '../kernel/files.ts';
 import { verifyAnalysis } from '../kernel/verify-analysis.ts';
 import { promiseProblems } from '../kernel/promises.ts';
+import { isMain } from '../../core/entry.ts';
 
 interface TraceHead { run_id: string; ledger_head: string; started_at: string }
 
@@ -94,7 +95,7 @@ export async function verify(): Promise<VerifyReport> {
   return { checks, problems };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make verify',
     summary: 'check the ledger chain, the frozen inputs, the data manifest and every run against its freeze',

@@ -54,7 +54,8 @@ test(`examples/agents/browser-use with ${DEFAULT_MODEL} on cards-baseline-01: it
     AGENT_MAX_STEPS: '2', // each step is minutes on 2 cores; the row's shape does not need more
   });
   assert.equal(run.exitCode, 0, run.stderr);
-  const dir = tree.file('data/excluded/layers/agent');
+  // a smoke run of a user's agent writes under runs/, never the record (pipeline/kernel/user-run.ts)
+  const dir = tree.file('runs/run-agent-browser-use/data/excluded/layers/agent');
   const [file] = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
   assert.ok(file, 'the smoke run wrote its rows');
   const rows = readJsonl<LayersRow>(path.join(dir, file), { schema: 'trace' });

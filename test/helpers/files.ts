@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sharesTheMachine } from './turns.ts';
+import { isMain } from '../../core/entry.ts';
 
 /** Every *.test.ts under `dir`, sharing files first, then alone ones, each sorted. */
 export function testFiles(dir: string): string[] {
@@ -12,4 +13,4 @@ export function testFiles(dir: string): string[] {
   return [...all.filter(sharesTheMachine), ...all.filter((f) => !sharesTheMachine(f))];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(testFiles(process.argv[2] ?? 'test').join('\n'));
+if (isMain(import.meta.url)) console.log(testFiles(process.argv[2] ?? 'test').join('\n'));

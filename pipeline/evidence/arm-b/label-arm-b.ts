@@ -17,6 +17,7 @@ import { log } from '../../../core/log.ts';
 import { writeFileAtomic } from '../../kernel/files.ts';
 import { labelManifest } from './labeler.ts';
 import { labelsPathFor, manifestPath, readLabels, readManifest, type CaseLabel, type ProductionLabels } from './manifest.ts';
+import { isMain } from '../../../core/entry.ts';
 
 /** What a label asserts, without when it was made: two labelings agree when these agree. */
 const substance = (labels: CaseLabel[]) =>
@@ -53,7 +54,7 @@ export async function labelArmB(options: { manifest?: string; check?: boolean } 
   return { file, changed: true, labels: result };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make label-arm-b',
     summary: 'label a production sample by direct HTTP (no browser): apply each case predicate to status and body',

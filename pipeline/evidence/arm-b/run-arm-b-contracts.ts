@@ -27,6 +27,7 @@ import { preflight } from './preflight.ts';
 import { armBTrials, readySample, sampleOptions, sampleValues, type Trial } from './run-arm-b.ts';
 import { caseContract } from './contracts.ts';
 import { verifyTrial } from './verify-trial.ts';
+import { isMain } from '../../../core/entry.ts';
 
 /** The prereg of this arm, and the policy id its rows carry until it exists (a smoke run before the freeze). */
 export const contractsArm = { study: 'evidence', arm: 'arm-b-contracts', policy: 'verifier-contract', draftId: 'evidence-arm-b-contracts' } as const;
@@ -115,7 +116,7 @@ export function formatContractsRun(result: Awaited<ReturnType<typeof runArmBCont
   ].join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   await main({
     name: 'make run-arm-b-contracts',
     summary: 'verify each navigation of a production sample under its action-specific contract (the verifier library), against the frozen truth labels',

@@ -32,6 +32,7 @@ import { protocolChain, readArmBProtocols } from './protocol.ts';
 import { excludeSuperseded, preflight } from './preflight.ts';
 import { defaultWindowMs, recordTrial } from './recorder.ts';
 import { contextCookies, readSession } from './session.ts';
+import { isMain } from '../../../core/entry.ts';
 
 export interface RunOptions {
   browser?: BrowserName;
@@ -221,7 +222,7 @@ export function formatRun(result: RunResult): string {
   ].join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isMain(import.meta.url)) {
   const trialOptions = runOptions('trial');
   await main({
     name: 'make run-arm-b',

@@ -28,6 +28,7 @@ import { runSummary } from '../../../analysis/run-summary.ts';
 import { parseBrowserName } from '../../browser/launch.ts';
 import { runArm } from '../../kernel/run.ts';
 import { runFlags, runOptions } from '../../kernel/run-flags.ts';
+import { userRunOutput } from '../../kernel/user-run.ts';
 import { realAppsPlan, realAppsUnits, summaryTables } from './arm.ts';
 import type { AppName, Family } from './families.ts';
 import { generateRealAppsTasks, REAL_APPS_SEED } from './generate.ts';
@@ -131,7 +132,7 @@ export const userAppOptions = {
 
 export const userAppCommand: Command<typeof userAppOptions> = {
   name: 'make run-user-app',
-  summary: "your own application behind the fault proxy: its families' conditions (baseline and the five layers at three severities, made in memory) × the 3 reference policies, scored by its postcondition command; smoke rows only (data/excluded/), never the record",
+  summary: "your own application behind the fault proxy: its families' conditions (baseline and the five layers at three severities, made in memory) × the 3 reference policies, scored by its postcondition command; smoke rows only, under runs/run-user-app-<name>/ (git-ignored), never the record",
   usage: 'make run-user-app APP=examples/apps/notes/app.json [BROWSER=firefox] [ARGS="--only notes-title-state"]',
   options: userAppOptions,
   async run(values) {
@@ -144,6 +145,7 @@ export const userAppCommand: Command<typeof userAppOptions> = {
     const app = userRealApp(files);
     if (!(await app.status())) throw new RStackError(`${app.name} does not answer at ${files.app.origin}${files.app.status ?? '/'}: start it first`, { exitCode: 2 });
     const proxy = await startFaultProxy();
+    const output = userRunOutput({ verb: 'run-user-app', name: files.app.name, registered: false });
     try {
       const result = await runArm(flags, () => ({
         ...realAppsPlan({ browser, resources: { get: async () => ({ apps: { [app.name]: app } as unknown as Record<AppName, RealApp>, proxy }), close: async () => {} }, units: realAppsUnits(tasks) }),
@@ -153,6 +155,7 @@ export const userAppCommand: Command<typeof userAppOptions> = {
       return 0;
     } finally {
       await proxy.close();
+      output?.end();
     }
   },
 };

@@ -72,6 +72,21 @@ test('claim lines: the schema decides', () => {
   assert.match((parseClaimLine('[true]') as { error: string }).error, /not a claim/);
 });
 
+test("claim lines in WebArena-Verified's vocabulary: SUCCESS is done, any other status not done; status and usage kept", () => {
+  const usage = { input_tokens: 1200, output_tokens: 80, cost_usd: 0.0031 };
+  assert.deepEqual(parseClaimLine(JSON.stringify({ task_type: 'mutate', status: 'SUCCESS', retrieved_data: null })), { claim: { done: true, status: 'SUCCESS' } });
+  for (const status of ['NOT_FOUND', 'ACTION_NOT_ALLOWED', 'PERMISSION_DENIED', 'DATA_VALIDATION', 'UNKNOWN_ERROR']) {
+    assert.deepEqual(parseClaimLine(JSON.stringify({ task_type: 'mutate', status, retrieved_data: null, usage })), { claim: { done: false, status, usage } });
+  }
+  assert.deepEqual(parseClaimLine(JSON.stringify({ done: true, usage: { output_tokens: 5 } })), { claim: { done: true, usage: { output_tokens: 5 } } }, 'usage beside a done claim');
+  assert.deepEqual(parseClaimLine(JSON.stringify({ done: true, status: 'SUCCESS' })), { claim: { done: true, status: 'SUCCESS' } });
+  assert.match((parseClaimLine(JSON.stringify({ done: true, status: 'NOT_FOUND' })) as { error: string }).error, /done true and status NOT_FOUND disagree/);
+  assert.match((parseClaimLine(JSON.stringify({ task_type: 'mutate', status: 'DONE' })) as { error: string }).error, /not a claim/, 'an unknown status');
+  assert.match((parseClaimLine(JSON.stringify({ task_type: 'mutate', retrieved_data: null })) as { error: string }).error, /not a claim/, 'neither done nor status');
+  assert.match((parseClaimLine(JSON.stringify({ done: false, usage: { tokens: 3 } })) as { error: string }).error, /not a claim/, 'usage has its three fields only');
+  assert.match((parseClaimLine(JSON.stringify({ done: false, usage: { cost_usd: -1 } })) as { error: string }).error, /not a claim/);
+});
+
 test('a command that does not exist is a crash', async () => {
   const result = await processAgent({ command: 'rsb-no-such-agent-command', stderrPath: () => path.join(dir, 'missing.stderr') }).run(session);
   assert.equal(result.claim, null);

@@ -5,6 +5,7 @@
 // nothing to clear, and the same command resumes it with every row once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,8 +21,6 @@ import { codeRoot, paths } from '../../../core/paths.ts';
 import { RStackError } from '../../../core/errors.ts';
 import { setQuiet } from '../../../core/log.ts';
 import type { LayersRow } from '../../../analysis/rows.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A tree whose layers tasks are the first `conditions` card baselines, frozen: a registered arm of 3 × conditions units. */
 async function smallArm(conditions: number): Promise<Tree> {
@@ -44,17 +43,24 @@ const runFiles = () => {
   return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(dir, f)) : [];
 };
 
-/** Waits until the arm's one run file holds at least `rows` complete rows (bounded: the process may also end first). */
-async function untilRows(rows: number, ended: Promise<Ended>): Promise<string> {
-  let over = false;
-  void ended.then(() => { over = true; });
-  for (let i = 0; i < 1200; i++) {
-    const [file] = runFiles();
-    if (file && countRows(file) >= rows) return file;
-    if (over) break;
-    await sleep(50);
-  }
-  throw new Error(`no run file with ${rows} rows appeared (files: ${runFiles().join(', ') || 'none'})`);
+/** Resolves with the arm's one run file once the writer has reported `rows` rows written (its progress
+ *  lines on stderr, logged after each row is fsynced): an event, not a poll; rejects if it ends first. */
+function untilRows(writer: { child: ChildProcess; ended: Promise<Ended> }, rows: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      if (!lines.some((l) => Number(/: (\d+)\/\d+ \(/.exec(l)?.[1] ?? 0) >= rows)) return;
+      writer.child.stderr!.off('data', onData);
+      const [file] = runFiles();
+      if (file && countRows(file) >= rows) resolve(file);
+      else reject(new Error(`the writer reported ${rows} rows, and no run file holds them (files: ${runFiles().join(', ') || 'none'})`));
+    };
+    writer.child.stderr!.on('data', onData);
+    void writer.ended.then((e) => reject(new Error(`the writer ended (exit ${e.exitCode}) before ${rows} rows: ${e.stderr.slice(-2000)}`)));
+  });
 }
 
 const keysOf = (file: string) => readJsonl<LayersRow>(file, { schema: 'trace' }).map(unitKey);
@@ -84,7 +90,7 @@ test('the same shard while another process writes it: refused before a row (exit
   setQuiet(true);
   const first = runLayers(tree, ['--shard', '1/2']);
   t.after(() => { first.child.kill('SIGKILL'); });
-  const file = await untilRows(1, first.ended);
+  const file = await untilRows(first, 1);
   // the first writer held still mid-run: whatever the second does, it does while the first holds the slot
   first.child.kill('SIGSTOP');
   const before = fs.readFileSync(file, 'utf8');
@@ -106,11 +112,9 @@ test('the same shard while another process writes it: refused before a row (exit
   const starts = readRunLog().filter((l) => l.event === 'start');
   assert.equal(starts.length, 1, 'one session: the refused one recorded none');
 
-  // and two started at once, 0.3 s apart, as two terminals would: whichever comes second while the
-  // other writes is refused naming it (or, had the first ended, finds the run complete); never a row twice
-  const pair = [runLayers(tree, ['--shard', '2/2'])];
-  await sleep(300);
-  pair.push(runLayers(tree, ['--shard', '2/2']));
+  // and two started at once, as two terminals would: whichever comes second while the other writes is
+  // refused naming it (or, had the other ended, finds the run complete); never a row twice
+  const pair = [runLayers(tree, ['--shard', '2/2']), runLayers(tree, ['--shard', '2/2'])];
   const twice = await Promise.all(pair.map((p) => p.ended));
   for (const [i, r] of twice.entries()) {
     assert.ok(r.exitCode === 0 || r.exitCode === 2, r.stderr);
@@ -129,7 +133,7 @@ test('a writer killed with SIGKILL mid-run leaves no lock to clear: the same com
   setQuiet(true);
   const killed = runLayers(tree, []);
   t.after(() => { killed.child.kill('SIGKILL'); });
-  const file = await untilRows(2, killed.ended);
+  const file = await untilRows(killed, 2);
   killed.child.kill('SIGKILL');
   const ended = await killed.ended;
   assert.equal(ended.signal, 'SIGKILL');

@@ -74,6 +74,8 @@ test('each shard is judged by the newest submission that ran it; the progress li
   const queue = new Map([['20_2', entry('20_2', 'PENDING', 'Priority')], ['12_3', entry('12_3', 'RUNNING')], ['21', entry('21', 'PENDING', 'Dependency')]]);
   const shards = shardStatuses(sub, queue);
   assert.deepEqual(shards.map((s) => s.state), ['done', 'pending', 'running']);
+  // attempts are the shard's runs: shard 2 ran once in array 12 (exit 143) and waits in array 20; shard 3 has not written its note yet
+  assert.deepEqual(shards.map((s) => s.attempts), [1, 1, 0]);
   assert.deepEqual(shards[2]!.progress, { run: 'r', rows: 2, total: 5 }, 'rows on disk: a torn last line is not one');
   const merge = judgeMerge('21', queue.get('21'), null);
   assert.equal(settled(shards, merge), false);
