@@ -50,6 +50,10 @@ freeze: setup ## hash prereg/*.md, data/tasks/** and data/labels/** into a new l
 rescore: setup ## every real-application verdict again from the files each trace kept beside its row (the store's reads, the proxy's HAR), with no browser or app running; must agree with the rows (ARGS=--excluded: smoke runs too)
 	@$(RSTACKBENCH) rescore $(PASS_ARGS)
 
+.PHONY: export-trajectories
+export-trajectories: setup ## every trace that kept its files as an AgentRewardBench trajectory labelled by the store (the database's truth), to score your LLM judge against it (ARGS="--out DIR --excluded"; docs/export-trajectories.md)
+	@$(RSTACKBENCH) export-trajectories $(PASS_ARGS)
+
 check-families: setup ## check the real applications' task families before freezing their conditions: schema, fault specs, the postcondition's .sql and functions, and each postcondition's value on a fresh restore (starts both apps; ARGS=--static: without them)
 	@$(RSTACKBENCH) check-families $(PASS_ARGS)
 

@@ -123,5 +123,6 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
 
 /** Run files under the given folders (data/raw, and with excluded data/excluded) of the arms whose traces keep files. */
 export function rescoreFiles(dirs: string[]): string[] {
-  return dirs.flatMap((d) => listFiles(d)).filter((f) => f.endsWith('.jsonl') && path.basename(f) !== 'REASONS.jsonl' && /[/\\]layers[/\\](real-apps|transport|agent)[/\\]/.test(f)).sort();
+  // a run's failed attempts (<run>.failed-attempts.jsonl) are lines of errors, not trace rows
+  return dirs.flatMap((d) => listFiles(d)).filter((f) => f.endsWith('.jsonl') && path.basename(f) !== 'REASONS.jsonl' && !/\.failed-attempts(\.\d+)?\.jsonl$/.test(f) && /[/\\]layers[/\\](real-apps|transport|agent)[/\\]/.test(f)).sort();
 }

@@ -216,6 +216,15 @@ export const messages = {
     clusterUp: (state: string, conf: string) => `slurm-cluster: one node up on 127.0.0.1 (state in ${state}); for sbatch, squeue and rstackbench slurm: export SLURM_CONF=${conf}`,
     clusterStopped: (what: string[]) => (what.length ? `slurm-cluster: stopped ${what.join(', ')}` : 'slurm-cluster: nothing of it was running'),
   },
+  // make export-trajectories (pipeline/steps/export-trajectories.ts)
+  exportTrajectories: {
+    start: (out: string) => `export-trajectories: writing AgentRewardBench trajectories to ${out}`,
+    done: (count: number, runs: number, stored: number, withoutFiles: number, out: string) =>
+      `export-trajectories: ${count} trajector${count === 1 ? 'y' : 'ies'} of ${runs} run files (the store held the target in ${stored}, not in ${count - stored})` +
+      `${withoutFiles ? `; ${withoutFiles} rows kept no files (made before issue 51) and are not exported` : ''}; no screenshot or accessibility tree is recorded: judge with use_screenshot=False, use_axtree=False\n` +
+      `  ${out}: cleaned/ (the trajectories), annotations.csv (the store's label, AgentRewardBench's columns), labels.jsonl (the label with our fields)`,
+    problems: (problems: string[]) => `export-trajectories: ${problems.length} trace${problems.length === 1 ? '' : 's'} not exported:\n${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n… and ${problems.length - 50} more` : ''}`,
+  },
   // remote browsers (pipeline/browser/remote.ts)
   remote: {
     connectFailed: (endpoint: string, detail: string) => `cannot connect to the browser at BROWSER_WS_ENDPOINT=${endpoint}: ${detail}`,
