@@ -100,14 +100,19 @@ test('step 8: run-user-app gives smoke rows of the notes app, scored by its post
   const row = (layer: string, policy: string) => rows.find((r) => r.layer === layer && r.policy === policy)!;
   // baseline: every policy's save is stored
   for (const p of ['selector-only', 'semantic-recovery', 'verification-aware']) assert.deepEqual([row('baseline', p).apparent_success, row('baseline', p).vts], [true, true], `baseline ${p}`);
-  // verification: the notice shows, the write never reaches the app, the store keeps the seeded title
-  for (const p of ['selector-only', 'semantic-recovery', 'verification-aware']) {
+  // verification (the seed's construct, fixtures/proxy/layers.json): the notice shows at once, the first save never
+  // reaches the app; the policies that stop at the notice keep the seeded title, verification-aware reads it back,
+  // saves again, and the second save (severity 1) is the app's
+  for (const p of ['selector-only', 'semantic-recovery']) {
     const r = row('verification', p);
     assert.equal(r.vts, false, `verification ${p}`);
     assert.equal(r.persisted.value, 'Untitled');
     assert.ok(r.real_app.writes.length >= 1 && r.real_app.writes.every((w: any) => w.action === 'dropped' && w.reached_app === null), `verification ${p}: every write dropped`);
   }
   assert.equal(row('verification', 'selector-only').false_completion, true);
+  const repaired = row('verification', 'verification-aware');
+  assert.deepEqual(repaired.real_app.writes.map((w: any) => w.action).slice(0, 2), ['dropped', 'pass'], 'verification verification-aware: its second save reached the app');
+  assert.deepEqual([repaired.vts, repaired.persisted.value], [true, repaired.target.value]);
   // state: the write answered at once and held; the policy that reads the store back waits for it
   assert.ok(row('state', 'selector-only').real_app.writes.some((w: any) => w.action === 'answered'));
   assert.equal(row('state', 'verification-aware').vts, true);
