@@ -228,9 +228,13 @@ LAYER ?=
 SEVERITY ?=
 SEED ?= fault-proxy
 HTTPS ?= 0
+ALSO ?=
+TRANSPORT ?=
+TRANSPORT_SEVERITY ?=
+TRANSPORT_TABLE ?=
 
-fault-proxy: setup ## the fault proxy on 127.0.0.1 in the background: SPEC=spec.json LAYER=… SEVERITY=… [SEED=…] [HTTPS=1] [ARGS="--port 8600 --hosts h --upstream-ca f"]; prints its URL, the browser flags, with HTTPS its CA and SPKI
-	@$(RSTACKBENCH) fault-proxy --spec "$(SPEC)" --layer "$(LAYER)" --severity "$(SEVERITY)" --seed "$(SEED)" $(if $(filter 1,$(HTTPS)),--https,) $(PASS_ARGS)
+fault-proxy: setup ## the fault proxy on 127.0.0.1 in the background: SPEC=spec.json LAYER=… SEVERITY=… [ALSO=layer:severity] [TRANSPORT=name [TRANSPORT_SEVERITY=1-3] [TRANSPORT_TABLE=file]] [SEED=…] [HTTPS=1] [ARGS="--port 8600 --hosts h --upstream-ca f"]; prints its URL, the browser flags, with HTTPS its CA and SPKI
+	@$(RSTACKBENCH) fault-proxy --spec "$(SPEC)" $(if $(LAYER),--layer "$(LAYER)",) $(if $(SEVERITY),--severity "$(SEVERITY)",) $(if $(ALSO),--also "$(ALSO)",) $(if $(TRANSPORT),--transport "$(TRANSPORT)",) $(if $(TRANSPORT_SEVERITY),--transport-severity "$(TRANSPORT_SEVERITY)",) $(if $(TRANSPORT_TABLE),--transport-table "$(TRANSPORT_TABLE)",) --seed "$(SEED)" $(if $(filter 1,$(HTTPS)),--https,) $(PASS_ARGS)
 
 fault-proxy-stop: ## stop only the fault proxy fault-proxy started (by pid file); held writes are cancelled, never sent
 	@$(RSTACKBENCH) fault-proxy-stop

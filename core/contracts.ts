@@ -1781,6 +1781,9 @@ export type FaultValue = number | string;
 export type FaultTransport = {
   schema: "fault-transport/1";
   $comment?: string;
+  /**
+   * the faults by name: the names are this table's keys (the proxy's own table has document-error, write-error, lost-response, asset-error, popup; a user's table its own), never a list fixed in code
+   */
   faults: {
     [k: string]: TransportFault;
   };
@@ -1908,7 +1911,10 @@ export type ProxyEvent = {
    * the transport fault that fired on this request: its name, what it matches (page, write, asset), the count of matching requests it fired at (per URL for assets), and what it did
    */
   transport?: {
-    fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
+    /**
+     * a fault of the transport table in use (its key)
+     */
+    fault: string;
     match: "page" | "write" | "asset";
     n: number;
     effect: "answer" | "delay" | "lose" | "popup";

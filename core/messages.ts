@@ -108,6 +108,10 @@ export const messages = {
     stopped: (pid: number, events: string) => `fault proxy (pid ${pid}) stopped; held writes it had not forwarded were cancelled, never sent; its events: ${events}`,
     nothingToStop: (state: string) => `no fault proxy runs from ${state} (no live process in its pid file); nothing stopped`,
     notRunning: () => 'no fault proxy runs (make fault-proxy SPEC=… LAYER=… SEVERITY=… starts one)',
+    layerRequired: (layers: readonly string[]) => `--layer is required (or --transport NAME alone, on the baseline): ${layers.join(', ')}`,
+    unknownLayer: (option: string, name: string, layers: readonly string[]) => `${option} ${JSON.stringify(name)} is not a layer; the layers are ${layers.join(', ')}`,
+    badAlso: (value: string) => `--also takes LAYER:SEVERITY, a second layer at 1, 2 or 3 (state:2), not ${JSON.stringify(value)}`,
+    unknownTransport: (name: string, table: string, names: readonly string[]) => `--transport ${JSON.stringify(name)} is not a fault of ${table}; its faults are ${names.join(', ')}`,
   },
   // every run (pipeline/kernel/run.ts)
   runStart: (label: string, total: number, done: number, workers: number, file: string, smoke: boolean) =>

@@ -123,6 +123,38 @@ export function userRealApp(files: UserAppFiles): RealApp {
   return real as unknown as RealApp;
 }
 
+/** The fields of a trace row the per-severity table reads. */
+interface ScoredRow { policy: string; layer: string; severity: number; apparent_success: boolean; vts: boolean; false_completion: boolean; error: unknown }
+
+/**
+ * The run's rows per reference policy, layer and severity (the analysis tables stop at the layer):
+ * where along a layer's severities a policy stops saving, or starts claiming saves that are not
+ * there. Counts only (a smoke slice is too small for intervals); the rows' own scores.
+ */
+export function severityTable(rows: readonly ScoredRow[]): string {
+  const groups = new Map<string, ScoredRow[]>();
+  for (const r of rows) {
+    const key = [r.policy, r.layer, r.severity].join('\u0000');
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const layerOrder = ['baseline', 'access', 'perception', 'action', 'state', 'verification'];
+  const keys = [...groups.keys()].sort((a, b) => {
+    const [pa, la, sa] = a.split('\u0000');
+    const [pb, lb, sb] = b.split('\u0000');
+    return pa!.localeCompare(pb!) || layerOrder.indexOf(la!) - layerOrder.indexOf(lb!) || Number(sa) - Number(sb);
+  });
+  const head = ['policy', 'layer', 'severity', 'n', 'as', 'vts', 'fc', 'error_n'];
+  const body = keys.map((key) => {
+    const rs = groups.get(key)!;
+    const k = (f: (r: ScoredRow) => boolean) => `${rs.filter(f).length}/${rs.length}`;
+    const [policy, layer, severity] = key.split('\u0000');
+    return [policy!, layer!, severity!, String(rs.length), k((r) => r.apparent_success), k((r) => r.vts), k((r) => r.false_completion), String(rs.filter((r) => r.error).length)];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return ['Per severity: each reference policy at each layer and severity (as, vts, fc: rows that showed success, that were truly saved, that claimed a save the store lacks)', line(head), ...body.map(line)].join('\n');
+}
+
 export const userAppOptions = {
   app: { type: 'string', help: 'the app file (schemas/user-app.schema.json): origin, reset, session, postcondition, families' },
   browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
@@ -151,7 +183,7 @@ export const userAppCommand: Command<typeof userAppOptions> = {
         ...realAppsPlan({ browser, resources: { get: async () => ({ apps: { [app.name]: app } as unknown as Record<AppName, RealApp>, proxy }), close: async () => {} }, units: realAppsUnits(tasks) }),
         runPrefix: `layers-real-apps-${files.app.name}-${browser}`,
       }));
-      process.stdout.write(`layers/real-apps ${files.app.name} ${browser}: ${result.rows.length} smoke rows in ${shownPath(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n`);
+      process.stdout.write(`layers/real-apps ${files.app.name} ${browser}: ${result.rows.length} smoke rows in ${shownPath(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n\n${severityTable(result.rows as unknown as ScoredRow[])}\n`);
       return 0;
     } finally {
       await proxy.close();

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { codeRoot } from '../../../core/paths.ts';
 import { isValid } from '../../../core/validate.ts';
-import { readUserApp, userAppTasks } from '../../../pipeline/layers/real-apps/user-app.ts';
+import { readUserApp, severityTable, userAppTasks } from '../../../pipeline/layers/real-apps/user-app.ts';
 
 const notes = path.join(codeRoot, 'examples', 'apps', 'notes');
 const sample = JSON.parse(fs.readFileSync(path.join(codeRoot, 'analysis', 'queries', 'layers_real_apps.sample.jsonl'), 'utf8').split('\n')[0]!);
@@ -21,6 +21,31 @@ test("the notes example's files give the arm's 36 conditions, every one of the n
   assert.deepEqual([...new Set(tasks.map((t) => t.app))], ['notes']);
   assert.equal(tasks.filter((t) => t.layer === 'baseline').length, 6);
   assert.ok(tasks.every((t) => t.target.value === 'Groceries' || t.target.value === 'Reading list'));
+});
+
+test("the motd example (PHP, a flat-file store) gives the arm's 36 conditions of its own family", () => {
+  const files = readUserApp(path.join(codeRoot, 'examples', 'apps', 'motd', 'app.json'));
+  const tasks = userAppTasks(files);
+  assert.equal(tasks.length, 36);
+  assert.deepEqual([...new Set(tasks.map((t) => t.app))], ['motd']);
+  assert.deepEqual(files.app.postcondition, ['php', 'read.php']);
+});
+
+test('the per-severity table counts each policy, layer and severity apart, in the layers\' order', () => {
+  const row = (policy: string, layer: string, severity: number, as: boolean, vts: boolean, error: string | null = null) =>
+    ({ policy, layer, severity, apparent_success: as, vts, false_completion: as && !vts, error });
+  const table = severityTable([
+    row('selector-only', 'verification', 1, true, false), row('selector-only', 'state', 3, true, false), row('selector-only', 'state', 1, true, true),
+    row('selector-only', 'state', 1, true, false), row('selector-only', 'baseline', 0, true, true), row('semantic-recovery', 'access', 2, false, false, 'boom'),
+  ]).split('\n');
+  assert.match(table[1]!, /^policy +layer +severity +n +as +vts +fc +error_n$/);
+  assert.deepEqual(table.slice(2).map((l) => l.split(/ +/)), [
+    ['selector-only', 'baseline', '0', '1', '1/1', '1/1', '0/1', '0'],
+    ['selector-only', 'state', '1', '2', '2/2', '1/2', '1/2', '0'],
+    ['selector-only', 'state', '3', '1', '1/1', '0/1', '1/1', '0'],
+    ['selector-only', 'verification', '1', '1', '1/1', '0/1', '1/1', '0'],
+    ['semantic-recovery', 'access', '2', '1', '0/1', '0/1', '0/1', '1'],
+  ]);
 });
 
 test('a family of another app, or a malformed fault spec, is refused before anything starts, naming it', () => {
