@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
 import { startFaultProxy, transportPlanFor, type FaultProxy } from '../../../fixtures/proxy/index.ts';
+import { layerTableOf } from '../../../pipeline/layers/real-apps/arm.ts';
 import { layersSite, layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
@@ -45,7 +46,8 @@ before(async () => {
   fs.chmodSync(state, 0o755); // mariadbd (user mysql) reaches its datadir inside
   app = layersWordpressApp(layersSite({ port: 8659, state }));
   await app.start();
-  proxy = await startFaultProxy();
+  // the transport arm's table (its registered version 1: a Verification write is never forwarded), as its run uses
+  proxy = await startFaultProxy({ layerTable: layerTableOf(1) });
 });
 after(async () => {
   await proxy?.close();
