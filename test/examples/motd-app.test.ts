@@ -151,8 +151,14 @@ test('step 8: run-user-app gives smoke rows of the motd app, scored by its postc
   const row = (layer: string, policy: string) => rows.find((r) => r.layer === layer && r.policy === policy)!;
   for (const p of ['selector-only', 'semantic-recovery', 'verification-aware']) {
     assert.deepEqual([row('baseline', p).apparent_success, row('baseline', p).vts], [true, true], `baseline ${p}`);
+  }
+  // Verification is the seed's construct (fixtures/proxy/layers.json): the policies that stop at the notice
+  // keep the seeded message; verification-aware reads it back and saves again, and its second save is the app's
+  for (const p of ['selector-only', 'semantic-recovery']) {
     assert.equal(row('verification', p).vts, false, `verification ${p}`);
     assert.equal(row('verification', p).persisted.value, 'Welcome');
   }
+  assert.deepEqual(row('verification', 'verification-aware').real_app.writes.map((w: any) => w.action).slice(0, 2), ['dropped', 'pass']);
+  assert.equal(row('verification', 'verification-aware').vts, true);
   assert.equal(row('state', 'verification-aware').vts, true);
 });
