@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { Command } from '../../../core/cli.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { log } from '../../../core/log.ts';
+import { runningPid, type Service } from '../../../core/service.ts';
 import { messages } from '../../../core/messages.ts';
 import { readPreregs } from '../../kernel/prereg.ts';
 import { outputRoot, paths, rel, root } from '../../../core/paths.ts';
@@ -136,6 +137,12 @@ export function realAppsPlan(options: { browser: BrowserName; resources: ReturnT
   };
 }
 
+/**
+ * Workers a smoke run and the bench take by default on the 2-core machine (docs/speed.md, issue 49:
+ * 36 units under load ~12-16, 1 → 2 → 3 workers: 271 → 185 → 148 s). A registered run takes 1.
+ */
+export const REAL_APPS_WORKERS = 2;
+
 /** how far apart the workers' copies' ports are: worker k serves an app on its port + k × this */
 export const workerPortStep = (): number => {
   const step = Number(process.env.REAL_APPS_WORKER_PORT_STEP || 100);
@@ -152,13 +159,17 @@ export interface RealAppsSlot { apps: Record<AppName, RealApp>; proxy: FaultProx
  * database and apache2: fixtures/lamp/snapshot.ts copyDatabase) and a proxy of its own, with the
  * same layer table. close() stops what was started here.
  */
-export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)): { get(slot?: number): Promise<RealAppsSlot>; close(): Promise<void> } {
+export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)): { get(slot?: number): Promise<RealAppsSlot>; close(): Promise<void>; pids(): number[] } {
   let made: Promise<RealAppsSlot & { sites: SitesUp }> | undefined;
   const copies = new Map<number, Promise<RealAppsSlot & { stop(): Promise<void> }>>();
+  // the apps' apache2s and mariadbds made so far (the bench reads their CPU)
+  const services: Service[] = [];
   const primary = () => (made ??= (async () => {
     const sites = await startSites(['layers-wordpress', 'mediawiki']);
     try {
-      return { apps: { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy: await startFaultProxy({ layerTable }), sites };
+      const apps = { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() };
+      services.push(apps.wordpress.site.apache, apps.wordpress.site.mariadb, apps.mediawiki.site.apache, apps.mediawiki.site.mariadb);
+      return { apps, proxy: await startFaultProxy({ layerTable }), sites };
     } catch (error) {
       await sites.stop();
       throw error;
@@ -178,6 +189,7 @@ export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)):
       stops.push(mw.stop);
       const proxy = await startFaultProxy({ layerTable });
       stops.push(() => proxy.close());
+      services.push(wp.site.apache, mw.site.apache);
       return { apps: { wordpress: layersWordpressApp(wp.site), mediawiki: mediawikiApp(mw.site) }, proxy, stop };
     } catch (error) {
       await stop();
@@ -191,6 +203,7 @@ export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)):
       if (!c) copies.set(slot, (c = copy(slot)));
       return c;
     },
+    pids: () => services.map((s) => runningPid(s)).filter((p): p is number => p !== null),
     async close() {
       for (const c of copies.values()) await (await c.catch(() => undefined))?.stop();
       copies.clear();

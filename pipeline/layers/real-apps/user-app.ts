@@ -146,7 +146,7 @@ export const userAppCommand: Command<typeof userAppOptions> = {
     const proxy = await startFaultProxy();
     try {
       const result = await runArm(flags, () => ({
-        ...realAppsPlan({ browser, resources: { get: async () => ({ apps: { [app.name]: app } as unknown as Record<AppName, RealApp>, proxy }), close: async () => {} }, units: realAppsUnits(tasks) }),
+        ...realAppsPlan({ browser, resources: { get: async () => ({ apps: { [app.name]: app } as unknown as Record<AppName, RealApp>, proxy }), close: async () => {}, pids: () => [] }, units: realAppsUnits(tasks) }),
         runPrefix: `layers-real-apps-${files.app.name}-${browser}`,
       }));
       process.stdout.write(`layers/real-apps ${files.app.name} ${browser}: ${result.rows.length} smoke rows in ${shownPath(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n`);
