@@ -5,8 +5,8 @@
 //   apache2 and mariadbd, started elsewhere perhaps), each put in the group of its nearest
 //   ancestor that names one (apache2 → php, mariadbd → mariadb, a browser → browser, a mariadb
 //   client → mariadb client) ─▶ stop(): per group, the CPU seconds its processes spent since the
-//   start (a process that began in between counts from 0; what one spent after the last sample
-//   before it ended is not seen: at most everyMs of it)
+//   start (a process that began in between counts from 0, one that ran already from when it was
+//   first seen; what one spent after the last sample before it ended is not seen: at most everyMs of it)
 import fs from 'node:fs';
 import { processTable, processTree, TICKS_PER_S, type ProcStat } from '../../core/proc.ts';
 
@@ -30,6 +30,7 @@ export function sampleCpu(options: { roots?: () => number[]; everyMs?: number } 
   const first = new Map<number, number>();
   const last = new Map<number, { ticks: number; group: CpuGroup }>();
   const names = new Map<number, string>();
+  const startedMs = Date.now();
   const sample = (initial: boolean) => {
     const table = processTable();
     const byPid = new Map(table.map((s) => [s.pid, s]));
@@ -46,8 +47,10 @@ export function sampleCpu(options: { roots?: () => number[]; everyMs?: number } 
     };
     for (const s of seen.values()) {
       // this process's own CPU only: its reaped children are counted where they were seen alive
+      // one first seen later counts from 0 only if it began since the start (to /proc's second):
+      // a running mariadbd the block only now learns of counts from now, not from its own start
       if (initial) first.set(s.pid, s.ticks);
-      else if (!first.has(s.pid)) first.set(s.pid, 0);
+      else if (!first.has(s.pid)) first.set(s.pid, s.startedAtMs >= startedMs - 1000 ? 0 : s.ticks);
       last.set(s.pid, { ticks: s.ticks, group: groupOf(s) });
     }
   };

@@ -43,6 +43,28 @@ test('the CPU groups: a process by its own name, else by its nearest named ances
   assert.equal(cpu.php + cpu.mariadb + cpu.browser, 0, 'no apache2, mariadbd or browser under this process');
 });
 
+test('a process outside this tree that ran before the block, named by roots() only later, counts from when it was seen, not from its start', async () => {
+  // an orphan (its shell exits at once): busy for a fixed amount of work, then idle until killed
+  const shell = spawn('sh', ['-c', `${process.execPath} -e 'let x = 0; for (let i = 0; i < 3e8; i++) x += i; setInterval(() => {}, 1000);' >/dev/null 2>&1 & echo $!`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const pid = Number((await new Promise<string>((resolve) => shell.stdout.once('data', (d) => resolve(String(d))))).trim());
+  try {
+    // wait until its busy part is over: its CPU stops growing between two reads
+    const ticks = () => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[11]);
+    for (let last = -1; ;) { const now = ticks(); if (now === last && now > 0) break; last = now; await new Promise((r) => setTimeout(r, 300)); }
+    const before = ticks() / 100;
+    let known: number[] = [];
+    const sampler = sampleCpu({ roots: () => known, everyMs: 20 });
+    await new Promise((r) => setTimeout(r, 60));
+    known = [pid];
+    await new Promise((r) => setTimeout(r, 200));
+    const cpu = sampler.stop();
+    // not under this process or a named one: other
+    assert.ok(cpu.other < before / 2, `the orphan's ${before} s before it was seen are not counted: ${JSON.stringify(cpu)}`);
+  } finally {
+    process.kill(pid, 'SIGKILL');
+  }
+});
+
 test('make bench --slices real-apps-chromium: results.json holds both harnesses on the same units, the restore and CPU by process, nothing registered touched', { timeout: 1_200_000 }, async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-bench-real-apps-'));
   const states = ['wp', 'mw'].map((n) => { const d = path.join(tmp, n); fs.mkdirSync(d, { mode: 0o755 }); fs.chmodSync(tmp, 0o755); return d; });
