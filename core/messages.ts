@@ -160,7 +160,10 @@ export const messages = {
     `${file} differs from what the generator writes. It may be frozen: record why in an amendment, rerun with --force, then ${messages.refreeze}`,
   evidenceNoTasks: (file: string) => `no tasks at ${file}: make tasks-evidence first, then make freeze`,
   realAppsArmUnregistered: () => 'the real-applications arm has no preregistration in prereg/ (study layers, arm real-apps): run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (make freeze)',
-  realAppsOneAtATime: () => 'run-real-apps runs one condition at a time (--workers 1, --browsers 1): each application has one database, which every condition resets and reads',
+  realAppsOneBrowser: (command: string) => `${command} spreads its workers over browsers of their own (each through its worker's proxy): --browsers 1`,
+  realAppsWorkersNotAdopted: (arm: string) =>
+    `--workers > 1: no frozen amendment lets a registered ${arm} run take more than one worker (issue 49: N workers change a trace's machine load; the registered rows ran one condition at a time); ` +
+    'use --workers 1 for the registered run, or more with --smoke or RSTACK_SCRATCH, which write nothing into the record',
   verifiedArmUnregistered: () => 'the verified arm has no preregistration in prereg/ (study layers, arm verified): run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (make freeze)',
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
   evidenceGatesFailedRegistered: (ids: string[]) => `instrumentation gates failed in this registered run: ${ids.join(', ')}. The rows stay registered and the failures are reported with them (the prereg: investigate before any analysis); see the gate lines above.`,

@@ -18,6 +18,7 @@ import { launchBrowser, launchOptions, type BrowserName, type LaunchedBrowser } 
 import type { FirefoxPath } from '../browser/firefox-path.ts';
 import { executeUnits, type RunPlan } from '../kernel/run.ts';
 import { sampleRss } from './memory.ts';
+import { sampleCpu, type CpuGroup } from './cpu.ts';
 
 
 export type HarnessName = 'naive' | 'ours';
@@ -50,6 +51,8 @@ export interface BlockOutcome<R> {
   unitMs: number[];
   peakRssBytes: number;
   failedAttempts: number;
+  /** CPU seconds by kind of process (cpu.ts), where the slice names the processes beside this one's tree (the real apps') */
+  cpuS: Record<CpuGroup, number> | null;
 }
 
 /** Runs one block of units with one harness; rows go to scratchFile (never data/). */
@@ -63,10 +66,13 @@ export async function runBlock<U, R extends TraceRow, W>(options: {
   label: string;
   /** processes the memory sampler leaves out (the CPU hog) */
   excludeFromRss?: () => ReadonlySet<number>;
+  /** processes outside this one's tree whose CPU the block reads by kind (the real apps' apache2 and mariadbd) */
+  cpuRoots?: () => number[];
 }): Promise<BlockOutcome<R>> {
   const { plan, units, harness } = options;
-  const out: BlockOutcome<R> = { rows: [], wallMs: 0, imposedMs: [], unitMs: [], peakRssBytes: 0, failedAttempts: 0 };
+  const out: BlockOutcome<R> = { rows: [], wallMs: 0, imposedMs: [], unitMs: [], peakRssBytes: 0, failedAttempts: 0, cpuS: null };
   const sampler = sampleRss({ exclude: options.excludeFromRss });
+  const cpu = options.cpuRoots ? sampleCpu({ roots: options.cpuRoots }) : null;
   const started = performance.now();
   try {
     await executeUnits(plan, units, {
@@ -75,7 +81,8 @@ export async function runBlock<U, R extends TraceRow, W>(options: {
       runId: options.runId,
       ledgerHead: options.ledgerHead,
       smoke: true,
-      launch: () => launchFor(harness, plan.browser),
+      // a plan that launches its own (the real apps': through the worker's fault proxy) keeps it
+      launch: plan.launch ?? (() => launchFor(harness, plan.browser)),
       onFailure: (unit, attempt, error) => {
         out.failedAttempts++;
         log({ kind: 'warn', message: `${options.label}: ${plan.conditionOf(unit)} attempt ${attempt} failed: ${(error as Error)?.message?.split('\n')[0]}` });
@@ -91,6 +98,7 @@ export async function runBlock<U, R extends TraceRow, W>(options: {
   } finally {
     out.wallMs = performance.now() - started;
     out.peakRssBytes = sampler.stop();
+    out.cpuS = cpu?.stop() ?? null;
   }
   return out;
 }

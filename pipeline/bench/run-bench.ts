@@ -31,10 +31,12 @@ import { compareRuns, unitOf, timingSensitive } from '../steps/compare.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { runGates, type GateInput } from '../evidence/gates.ts';
 import { blocksOf, stratifiedSample } from './slices.ts';
+import { layerTableOf, readRealAppsTasks, realAppsPlan, realAppsResources, realAppsUnits, type RealAppsUnit } from '../layers/real-apps/arm.ts';
+import type { LayersRow } from '../../core/contracts.ts';
 import { runBlock, type BlockOutcome, type Harness } from './harness.ts';
 import { startCpuHog, type CpuHog } from './cpu-hog.ts';
 
-export const sliceIds = ['layers-chromium', 'layers-firefox', 'evidence-chromium', 'evidence-firefox'] as const;
+export const sliceIds = ['layers-chromium', 'layers-firefox', 'evidence-chromium', 'evidence-firefox', 'real-apps-chromium'] as const;
 export type SliceId = (typeof sliceIds)[number];
 
 export interface BenchOptions {
@@ -44,6 +46,8 @@ export interface BenchOptions {
   layersSize: number;
   /** evidence rows per browser */
   evidenceSize: number;
+  /** real-applications units (Chromium), stratified over app × layer × policy */
+  realAppsSize: number;
   blocks: number;
   seed: string;
   naive: Harness;
@@ -57,7 +61,7 @@ export interface BenchOptions {
 interface Slice {
   id: SliceId;
   browser: BrowserName;
-  kind: 'layers' | 'evidence';
+  kind: 'layers' | 'evidence' | 'real-apps';
   units: unknown[];
   plan: (units: unknown[]) => RunPlan<unknown, TraceRow, unknown>;
   registeredFile: string | undefined;
@@ -65,9 +69,19 @@ interface Slice {
 
 const layersStratum = (u: LayersUnit) => `${u.task.template}|${u.task.layer}|${u.task.severity}|${u.policy}`;
 const evidenceStratum = (t: EvidenceTask) => `${t.scenario}|${t.delay_ms}`;
+const realAppsStratum = (u: RealAppsUnit) => `${u.task.app}|${u.task.layer}|${u.policy}`;
 
-function buildSlices(o: BenchOptions): Slice[] {
+function buildSlices(o: BenchOptions, realApps: ReturnType<typeof realAppsResources> | null): Slice[] {
   return o.slices.map((id): Slice => {
+    if (id === 'real-apps-chromium') {
+      // version 1, the registered one: its units, its layer table, its registered rows; both
+      // harnesses through the same applications (worker k > 0 on its own copies, arm.ts)
+      return {
+        id, browser: 'chromium', kind: 'real-apps', units: stratifiedSample(realAppsUnits(readRealAppsTasks()), realAppsStratum, o.realAppsSize, o.seed),
+        plan: (units) => realAppsPlan({ browser: 'chromium', resources: realApps!, units: units as RealAppsUnit[] }) as RunPlan<unknown, TraceRow, unknown>,
+        registeredFile: existingRun({ study: 'layers', arm: 'real-apps', prefix: 'layers-real-apps-chromium', stamped: true }, false),
+      };
+    }
     if (id === 'evidence-chromium' || id === 'evidence-firefox') {
       // the same stratified rows in either browser: the controlled arm in Chromium, Arm A in Firefox
       const tasks = stratifiedSample(readTasks(evidenceTasksPath()), evidenceStratum, o.evidenceSize, o.seed);
@@ -99,6 +113,19 @@ const median = (xs: number[]) => {
 const r1 = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10) / 10);
 const r3 = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1000) / 1000);
 
+/** The real-applications slice's own figures: the restore before each condition, and CPU per trace by kind of process. */
+function realAppsFigures(v: VariantTotals, n: number) {
+  const cpu = v.blocks.map((b) => b.cpuS).filter((c): c is NonNullable<typeof c> => c !== null);
+  if (!cpu.length) return {};
+  const resets = v.blocks.flatMap((b) => b.rows).map((r) => (r as unknown as LayersRow).real_app?.reset_ms).filter((x): x is number => typeof x === 'number');
+  const groups = Object.keys(cpu[0]!) as (keyof (typeof cpu)[number])[];
+  return {
+    reset_ms_median: r1(median(resets)),
+    reset_ms_max: resets.length ? r1(Math.max(...resets)) : null,
+    cpu_s_per_trace: Object.fromEntries(groups.map((g) => [g, r3(sum(cpu.map((c) => c[g])) / n)])),
+  };
+}
+
 function summarize(v: VariantTotals) {
   const rows = v.blocks.flatMap((b) => b.rows);
   const wallMs = sum(v.blocks.map((b) => b.wallMs));
@@ -121,6 +148,7 @@ function summarize(v: VariantTotals) {
     overhead_ms_per_trace: imposedMean === null ? null : r1(wallMs / n - imposedMean / v.harness.workers),
     unit_overhead_ms_median: r1(median(perUnitOverhead)),
     peak_rss_mb: Math.round(Math.max(...v.blocks.map((b) => b.peakRssBytes)) / 2 ** 20),
+    ...realAppsFigures(v, n),
     failed_attempts: sum(v.blocks.map((b) => b.failedAttempts)),
     browser: rows[0]?.browser ?? null,
   };
@@ -153,7 +181,8 @@ export async function runBench(o: BenchOptions) {
   const loadBefore = os.loadavg();
   const code = codeState();
   const { ledgerHead } = await gate();
-  const slices = buildSlices(o);
+  const realApps = o.slices.includes('real-apps-chromium') ? realAppsResources(layerTableOf(1)) : null;
+  const slices = buildSlices(o, realApps);
   fs.mkdirSync(o.scratchDir, { recursive: true });
   const names: [string, string] = o.mode === 'compare' ? ['naive', 'ours'] : ['unloaded', 'loaded'];
   const stamp = path.basename(o.scratchDir);
@@ -182,6 +211,7 @@ export async function runBench(o: BenchOptions) {
               scratchFile: path.join(o.scratchDir, `${slice.id}-${name}.jsonl`),
               label: `${slice.id} ${name} block ${b + 1}/${blocks.length}`,
               excludeFromRss: hogPids,
+              ...(slice.kind === 'real-apps' ? { cpuRoots: () => realApps!.pids() } : {}),
             }));
           } finally {
             hog?.stop();
@@ -215,6 +245,7 @@ export async function runBench(o: BenchOptions) {
     }
   } finally {
     hog?.stop();
+    await realApps?.close();
   }
   const distinctFlips = new Set(flippedRows.map((f) => `${f.slice}|${f.unit}`)).size;
   const chosenOurs = Object.fromEntries(o.slices.map((id) => [id, o.ours[id]]));

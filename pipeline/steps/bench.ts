@@ -22,12 +22,14 @@ import { firefoxPathHelp, parseFirefoxPath } from '../browser/firefox-path.ts';
 import { firefoxCostVariants, runFirefoxCost, type FirefoxCostVariant } from '../bench/firefox-cost.ts';
 import { FAST_BROWSERS, FAST_WORKERS, chromiumChoice, chromiumChoiceHelp } from '../browser/speed.ts';
 import { REGISTERED_MAX_WORKERS, registeredBrowsers } from '../evidence/matrix.ts';
+import { REAL_APPS_WORKERS } from '../layers/real-apps/arm.ts';
 import { codeState } from '../kernel/run-log.ts';
 
 /** ours' defaults (chosen with the bench; see docs/speed.md and pipeline/browser/speed.ts) */
 // (the Firefox evidence slice: Arm A's rows at once as its amendments allow, one Firefox each, as
 // make reproduce REDO=1 runs them; evidence/matrix.ts)
-export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium, 'evidence-firefox': REGISTERED_MAX_WORKERS['arm-a'] } as const;
+// (the real-applications slice: REAL_APPS_WORKERS, a copy of each app per worker beyond the first; issue 49)
+export const OURS_WORKERS = { 'layers-chromium': FAST_WORKERS.layers.chromium, 'layers-firefox': FAST_WORKERS.layers.firefox, 'evidence-chromium': FAST_WORKERS.evidenceChromium, 'evidence-firefox': REGISTERED_MAX_WORKERS['arm-a'], 'real-apps-chromium': REAL_APPS_WORKERS } as const;
 export const OURS_BROWSERS = { 'layers-firefox': FAST_BROWSERS.layers.firefox, 'evidence-firefox': registeredBrowsers('arm-a', REGISTERED_MAX_WORKERS['arm-a']) } as const;
 
 const stampNow = () => new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
@@ -47,6 +49,8 @@ await main({
     load: { type: 'boolean', default: false, help: 'the load trial: ours unloaded against ours under a CPU hog on every core (bounded in time, stopped after each loaded block); writes bench/load-results.json' },
     slices: { type: 'string', default: sliceIds.join(','), help: `which slices, comma-separated: ${sliceIds.join(', ')}` },
     'slice-size': { type: 'string', default: '288', help: 'layers units per browser, stratified over template × layer × severity × policy (288 = a third of the main arm)' },
+    'real-apps-size': { type: 'string', default: '36', help: 'real-applications units (Chromium, version 1), stratified over app × layer × policy' },
+    'real-apps-workers': { type: 'string', default: String(OURS_WORKERS['real-apps-chromium']), help: 'ours: units at once in the real-applications slice, each worker beyond the first on its own copy of each app (the naive harness runs 1, as the registered runs did)' },
     'evidence-size': { type: 'string', default: '64', help: 'evidence rows per browser (the controlled arm in Chromium, Arm A in Firefox), stratified over scenario × delay' },
     blocks: { type: 'string', default: '4', help: 'interleaving blocks per slice; the two variants alternate order block by block' },
     seed: { type: 'string', default: 'bench/1', help: 'the seed of the stratified choice' },
@@ -124,6 +128,7 @@ await main({
       slices: slices as SliceId[],
       layersSize: intOption(values['slice-size'], 'slice-size', 288),
       evidenceSize: intOption(values['evidence-size'], 'evidence-size', 64),
+      realAppsSize: intOption(values['real-apps-size'], 'real-apps-size', 36),
       blocks: intOption(values.blocks, 'blocks', 4),
       seed: values.seed!,
       naive,
@@ -132,6 +137,7 @@ await main({
         'layers-firefox': ours(intOption(values['firefox-workers'], 'firefox-workers', 1), intOption(values['firefox-browsers'], 'firefox-browsers', 1)),
         'evidence-chromium': ours(intOption(values['evidence-workers'], 'evidence-workers', 1)),
         'evidence-firefox': ours(intOption(values['evidence-firefox-workers'], 'evidence-firefox-workers', 1), intOption(values['evidence-firefox-browsers'], 'evidence-firefox-browsers', 1)),
+        'real-apps-chromium': ours(intOption(values['real-apps-workers'], 'real-apps-workers', 1)),
       },
       hogSeconds: intOption(values['hog-seconds'], 'hog-seconds', 3600),
       scratchDir,
@@ -146,7 +152,8 @@ await main({
     for (const [id, s] of Object.entries(results.slices) as [string, Record<string, any>][]) {
       const [a, b] = results.mode === 'compare' ? [s.naive, s.ours] : [s.unloaded, s.loaded];
       const gates = s.gates_failed ? `; rows failing a gate ${Object.values(s.gates_failed as Record<string, Record<string, string[]>>).map((g) => Object.values(g).flat().length).join(' → ')}` : '';
-      lines.push(`  ${id.padEnd(18)} ratio ${s.ratio} (blocks' median ${s.block_ratio_median}); ${a.traces_per_s} → ${b.traces_per_s} traces/s; overhead ${a.overhead_ms_per_trace} → ${b.overhead_ms_per_trace} ms/trace; peak RSS ${a.peak_rss_mb} → ${b.peak_rss_mb} MB; unflagged flips ${s.flips_unflagged}${gates}`);
+      const realApps = a.cpu_s_per_trace ? `; restore median ${a.reset_ms_median} → ${b.reset_ms_median} ms; CPU s/trace ${Object.keys(a.cpu_s_per_trace).map((g) => `${g} ${a.cpu_s_per_trace[g]} → ${b.cpu_s_per_trace[g]}`).join(', ')}` : '';
+      lines.push(`  ${id.padEnd(18)} ratio ${s.ratio} (blocks' median ${s.block_ratio_median}); ${a.traces_per_s} → ${b.traces_per_s} traces/s; overhead ${a.overhead_ms_per_trace} → ${b.overhead_ms_per_trace} ms/trace; peak RSS ${a.peak_rss_mb} → ${b.peak_rss_mb} MB; unflagged flips ${s.flips_unflagged}${gates}${realApps}`);
     }
     lines.push(`ratio (layers Chromium): ${results.ratio}; flips: ${results.flips}`);
     if (overhead) {

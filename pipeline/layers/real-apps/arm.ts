@@ -6,23 +6,27 @@
 //   (fixtures/sites.ts: started here unless running) ─▶ one fault proxy for the run ─▶ the browser
 //   launched through it ─▶ per unit: condition.ts ─▶ data/raw/layers/real-apps/<run>.jsonl
 //
-// One condition at a time: each application has one database, which a condition resets and reads.
+// --workers N: worker 0 uses the applications and the proxy as above; worker k > 0 its own copy of
+// each application (a database of its own on the same mariadbd, made from the same seeded snapshot,
+// served by an apache2 of its own on the app's port + k × REAL_APPS_WORKER_PORT_STEP), its own fault
+// proxy and its own browser through it: no state shared between conditions run at once.
 // A condition whose proxy or application failed is kept in data/excluded/ and run again.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../../../core/cli.ts';
 import { UsageError } from '../../../core/errors.ts';
 import { log } from '../../../core/log.ts';
+import { runningPid, type Service } from '../../../core/service.ts';
 import { messages } from '../../../core/messages.ts';
 import { readPreregs } from '../../kernel/prereg.ts';
-import { paths, rel } from '../../../core/paths.ts';
+import { outputRoot, paths, rel, root } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { RStackError } from '../../../core/errors.ts';
 import type { LayersRealAppsTask, LayersRow } from '../../../core/contracts.ts';
 import { startFaultProxy, type FaultProxy, type LayerTableName } from '../../../fixtures/proxy/index.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
-import { layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
-import { mediawikiApp } from '../../../fixtures/mediawiki/site.ts';
+import { layersWordpressApp, startLayersCopy, type LayersWordpress } from '../../../fixtures/wordpress/layers-site.ts';
+import { mediawikiApp, startWikiCopy } from '../../../fixtures/mediawiki/site.ts';
 import { startSites, type SitesUp } from '../../../fixtures/sites.ts';
 import { runSummary, type SummaryTable } from '../../../analysis/run-summary.ts';
 import { launchBrowser, parseBrowserName, type BrowserName } from '../../browser/launch.ts';
@@ -64,8 +68,8 @@ export function readRealAppsTasks(file = realAppsTaskFile()): LayersRealAppsTask
 }
 
 export interface RealAppsUnit { task: LayersRealAppsTask; policy: string }
-/** a worker's browser: the run's, or the one that replaced it after it went away (own) */
-export interface RealAppsWorker { launched: NonNullable<RealAppStage['browser']>; own: NonNullable<RealAppStage['browser']> | null }
+/** a worker's browser: the run's, or its own (a worker k > 0's, through its own proxy; one that replaced a browser that went away); slot: whose applications and proxy it uses */
+export interface RealAppsWorker { launched: NonNullable<RealAppStage['browser']>; own: NonNullable<RealAppStage['browser']> | null; slot: number }
 
 /** attempts after an infrastructure failure (the proxy or an application failed under the condition) */
 export const INFRASTRUCTURE_RETRIES = 2;
@@ -77,25 +81,31 @@ export function realAppsUnits(tasks: LayersRealAppsTask[] = readRealAppsTasks())
 }
 
 /**
- * The arm's browsers, through the run's fault proxy: how to launch one, and, before a unit, the
- * worker's browser replaced if it went away under the last one (a crash, a signal).
+ * The arm's browsers, each through its worker's fault proxy: how to launch one (the run's: worker
+ * 0's), a worker's setup (worker 0 takes the run's browser, worker k > 0 launches its own through its
+ * own proxy), and, before a unit, the worker's browser replaced if it went away under the last one.
  */
 export function proxiedBrowsers(browser: BrowserName, resources: ReturnType<typeof realAppsResources>) {
-  const launch = async () => {
-    const { proxy } = await resources.get();
+  const launch = async (slot = 0) => {
+    const { proxy } = await resources.get(slot);
     return launchBrowser(browser, null, { proxy: { server: proxy.url, ca: proxy.ca } });
+  };
+  const setup = async (launched: NonNullable<RealAppStage['browser']>, slot: number): Promise<RealAppsWorker> => {
+    if (slot === 0) return { launched, own: null, slot };
+    const own = (await launch(slot)).browser;
+    return { launched: own, own, slot };
   };
   const connected = async (worker: RealAppsWorker): Promise<void> => {
     if (worker.launched.isConnected()) return;
     await worker.own?.close().catch(() => undefined);
-    worker.own = worker.launched = (await launch()).browser;
+    worker.own = worker.launched = (await launch(worker.slot)).browser;
   };
-  return { launch, connected };
+  return { launch: () => launch(0), setup, connected };
 }
 
 /** One unit's row: the condition's application and the run's proxy, the reference policy as an agent, the trace. */
-export async function realAppRow(u: RealAppsUnit, browser: RealAppsWorker['launched'], resources: ReturnType<typeof realAppsResources>, phases?: UnitPhases): Promise<RowBody<LayersRow>> {
-  const { apps, proxy } = await resources.get();
+export async function realAppRow(u: RealAppsUnit, browser: RealAppsWorker['launched'], resources: ReturnType<typeof realAppsResources>, phases?: UnitPhases, slot = 0): Promise<RowBody<LayersRow>> {
+  const { apps, proxy } = await resources.get(slot);
   const app = apps[u.task.app];
   const policy = realAppPolicies.find((p) => p.name === u.policy)!;
   const agent = realAppPolicyAgent(policy, u.task, app.origin);
@@ -105,7 +115,7 @@ export async function realAppRow(u: RealAppsUnit, browser: RealAppsWorker['launc
 
 export function realAppsPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: RealAppsUnit[]; arm?: 'real-apps' | 'transport'; runPrefix?: string }): RunPlan<RealAppsUnit, LayersRow, RealAppsWorker> {
   const { browser, resources } = options;
-  const { launch, connected } = proxiedBrowsers(browser, resources);
+  const { launch, setup, connected } = proxiedBrowsers(browser, resources);
   return {
     study: 'layers',
     arm: options.arm ?? 'real-apps',
@@ -119,38 +129,105 @@ export function realAppsPlan(options: { browser: BrowserName; resources: ReturnT
     retries: INFRASTRUCTURE_RETRIES,
     launch,
     // a browser that went away under a unit (a crash, a signal) is replaced before the unit is tried again
-    worker: { setup: async (launched) => ({ launched: launched.browser, own: null }), teardown: async (w) => { await w.own?.close().catch(() => undefined); } },
+    worker: { setup: (launched, index) => setup(launched.browser, index), teardown: async (w) => { await w.own?.close().catch(() => undefined); } },
     runUnit: async (u, ctx) => {
       await connected(ctx.worker);
-      return realAppRow(u, ctx.worker.launched, resources, ctx.phases);
+      return realAppRow(u, ctx.worker.launched, resources, ctx.phases, ctx.worker.slot);
     },
   };
 }
 
 /**
- * What the arm needs from outside the browser, made on first use (a complete run, resumed, needs
- * none of it): both applications up (started here unless they run already) and the run's fault
- * proxy; close() stops what was started here.
+ * Workers a smoke run and the bench take by default on the 2-core machine (docs/speed.md, issue 49:
+ * 36 units under load ~12-16, 1 → 2 → 3 workers: 271 → 185 → 148 s). A registered run takes 1.
  */
-export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)): { get(): Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy }>; close(): Promise<void> } {
-  let made: Promise<{ apps: Record<AppName, RealApp>; proxy: FaultProxy; sites: SitesUp }> | undefined;
+export const REAL_APPS_WORKERS = 2;
+
+/** how far apart the workers' copies' ports are: worker k serves an app on its port + k × this */
+export const workerPortStep = (): number => {
+  const step = Number(process.env.REAL_APPS_WORKER_PORT_STEP || 100);
+  if (!Number.isInteger(step) || step < 1) throw new UsageError(`REAL_APPS_WORKER_PORT_STEP=${process.env.REAL_APPS_WORKER_PORT_STEP}: a whole number of ports`);
+  return step;
+};
+
+export interface RealAppsSlot { apps: Record<AppName, RealApp>; proxy: FaultProxy }
+
+/**
+ * What the arm needs from outside the browser, per worker, made on first use (a complete run,
+ * resumed, needs none of it): worker 0, both applications up (started here unless they run
+ * already) and a fault proxy; worker k > 0, a copy of each (the same seeded snapshot, its own
+ * database and apache2: fixtures/lamp/snapshot.ts copyDatabase) and a proxy of its own, with the
+ * same layer table. close() stops what was started here.
+ */
+export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)): { get(slot?: number): Promise<RealAppsSlot>; close(): Promise<void>; pids(): number[] } {
+  let made: Promise<RealAppsSlot & { sites: SitesUp }> | undefined;
+  const copies = new Map<number, Promise<RealAppsSlot & { stop(): Promise<void> }>>();
+  // the apps' apache2s and mariadbds made so far (the bench reads their CPU)
+  const services: Service[] = [];
+  const primary = () => (made ??= (async () => {
+    const sites = await startSites(['layers-wordpress', 'mediawiki']);
+    try {
+      const apps = { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() };
+      services.push(apps.wordpress.site.apache, apps.wordpress.site.mariadb, apps.mediawiki.site.apache, apps.mediawiki.site.mariadb);
+      return { apps, proxy: await startFaultProxy({ layerTable, har: true }), sites };
+    } catch (error) {
+      await sites.stop();
+      throw error;
+    }
+  })());
+  const copy = async (slot: number): Promise<RealAppsSlot & { stop(): Promise<void> }> => {
+    const { apps } = await primary();
+    const step = workerPortStep() * slot;
+    const wordpress = apps.wordpress as LayersWordpress;
+    const wiki = (apps.mediawiki as ReturnType<typeof mediawikiApp>).site;
+    const stops: (() => Promise<void>)[] = [];
+    const stop = async () => { for (const s of stops.splice(0).reverse()) await s().catch((error: Error) => log({ kind: 'error', message: error.message })); };
+    try {
+      const wp = await startLayersCopy(wordpress.site, slot, wordpress.site.port + step);
+      stops.push(wp.stop);
+      const mw = await startWikiCopy(wiki, slot, wiki.port + step);
+      stops.push(mw.stop);
+      const proxy = await startFaultProxy({ layerTable, har: true });
+      stops.push(() => proxy.close());
+      services.push(wp.site.apache, mw.site.apache);
+      return { apps: { wordpress: layersWordpressApp(wp.site), mediawiki: mediawikiApp(mw.site) }, proxy, stop };
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  };
   return {
-    get: () => (made ??= (async () => {
-      const sites = await startSites(['layers-wordpress', 'mediawiki']);
-      try {
-        return { apps: { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() }, proxy: await startFaultProxy({ layerTable, har: true }), sites };
-      } catch (error) {
-        await sites.stop();
-        throw error;
-      }
-    })()),
+    get: (slot = 0) => {
+      if (slot === 0) return primary();
+      let c = copies.get(slot);
+      if (!c) copies.set(slot, (c = copy(slot)));
+      return c;
+    },
+    pids: () => services.map((s) => runningPid(s)).filter((p): p is number => p !== null),
     async close() {
+      for (const c of copies.values()) await (await c.catch(() => undefined))?.stop();
+      copies.clear();
       if (!made) return;
       const m = await made.catch(() => undefined);
       await m?.proxy.close();
       await m?.sites.stop();
     },
   };
+}
+
+/**
+ * The arms whose frozen amendment adopts more than one worker for a registered run, and that
+ * amendment (none yet: the registered rows ran one condition at a time). A key is `layers/<arm>`.
+ */
+export const WORKERS_ADOPTED: Readonly<Record<string, string>> = {};
+
+/**
+ * --browsers 1 always (each worker k > 0 has its own browser); --workers > 1 only for a run that
+ * writes nothing into the record (--smoke, or RSTACK_SCRATCH) unless an amendment adopted it.
+ */
+export function refuseUnadoptedWorkers(arm: 'real-apps' | 'transport', flags: { smoke: boolean; workers: number; browsers?: number }, command: string): void {
+  if ((flags.browsers ?? 1) !== 1) throw new UsageError(messages.realAppsOneBrowser(command));
+  if (flags.workers > 1 && !flags.smoke && outputRoot() === root() && !WORKERS_ADOPTED[`layers/${arm}`]) throw new UsageError(messages.realAppsWorkersNotAdopted(`layers ${arm}`));
 }
 
 export const summaryTables: SummaryTable[] = [
@@ -171,7 +248,7 @@ export const realAppsCommand: Command<typeof realAppsOptions> = {
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const flags = runFlags(values);
-    if (flags.workers !== 1 || (flags.browsers ?? 1) !== 1) throw new UsageError(messages.realAppsOneAtATime());
+    refuseUnadoptedWorkers('real-apps', flags, 'run-real-apps');
     // the gate (run.ts) refuses a prereg/ that differs from the ledger head: a prereg found here is frozen
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'real-apps')) throw new UsageError(messages.realAppsArmUnregistered());
     const version = Number(values.version ?? '1');

@@ -180,7 +180,7 @@ export const userAppCommand: Command<typeof userAppOptions> = {
     const output = userRunOutput({ verb: 'run-user-app', name: files.app.name, registered: false });
     try {
       const result = await runArm(flags, () => ({
-        ...realAppsPlan({ browser, resources: { get: async () => ({ apps: { [app.name]: app } as unknown as Record<AppName, RealApp>, proxy }), close: async () => {} }, units: realAppsUnits(tasks) }),
+        ...realAppsPlan({ browser, resources: { get: async () => ({ apps: { [app.name]: app } as unknown as Record<AppName, RealApp>, proxy }), close: async () => {}, pids: () => [] }, units: realAppsUnits(tasks) }),
         runPrefix: `layers-real-apps-${files.app.name}-${browser}`,
       }));
       process.stdout.write(`layers/real-apps ${files.app.name} ${browser}: ${result.rows.length} smoke rows in ${shownPath(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n\n${severityTable(result.rows as unknown as ScoredRow[])}\n`);

@@ -26,7 +26,7 @@ import { runArm, type RunPlan } from '../../kernel/run.ts';
 import { runFlags } from '../../kernel/run-flags.ts';
 import { parseBrowserName, type BrowserName } from '../../browser/launch.ts';
 import { BROWSER_BATCH } from '../arms.ts';
-import { layerTableOf, INFRASTRUCTURE_RETRIES, proxiedBrowsers, realAppRow, realAppsOptions, realAppsResources, type RealAppsWorker } from '../real-apps/arm.ts';
+import { layerTableOf, INFRASTRUCTURE_RETRIES, proxiedBrowsers, refuseUnadoptedWorkers, realAppRow, realAppsOptions, realAppsResources, type RealAppsWorker } from '../real-apps/arm.ts';
 import { realAppPolicies } from '../real-apps/policies.ts';
 import { layersPolicies, referencePolicies } from '../policies/index.ts';
 import { policyAgent } from '../policies/agent.ts';
@@ -72,7 +72,7 @@ interface TransportWorker extends RealAppsWorker { server: FixtureServer }
 
 export function transportPlan(options: { browser: BrowserName; resources: ReturnType<typeof realAppsResources>; units?: TransportUnit[] }): RunPlan<TransportUnit, LayersRow, TransportWorker> {
   const { browser, resources } = options;
-  const { launch, connected } = proxiedBrowsers(browser, resources);
+  const { launch, setup, connected } = proxiedBrowsers(browser, resources);
   return {
     study: 'layers',
     arm: 'transport',
@@ -85,13 +85,13 @@ export function transportPlan(options: { browser: BrowserName; resources: Return
     retries: INFRASTRUCTURE_RETRIES,
     launch,
     worker: {
-      setup: async (launched) => ({ server: await startFixtureServer(), launched: launched.browser, own: null }),
+      setup: async (launched, index) => ({ server: await startFixtureServer(), ...(await setup(launched.browser, index)) }),
       teardown: async (w) => { w.server.close(); await w.own?.close().catch(() => undefined); },
     },
     runUnit: async (u, ctx) => {
       await connected(ctx.worker);
-      if (u.kind === 'real') return realAppRow(u, ctx.worker.launched, resources, ctx.phases);
-      const { proxy } = await resources.get();
+      if (u.kind === 'real') return realAppRow(u, ctx.worker.launched, resources, ctx.phases, ctx.worker.slot);
+      const { proxy } = await resources.get(ctx.worker.slot);
       const verified = transportVerifiedPolicies[u.policy];
       const agent = verified ? verifiedAgent(verified, u.task) : policyAgent(layersPolicies[u.policy]!, u.task);
       const { result: _result, proxyLog: _log, ...outcome } = await runSmallTransportTrace({ browser: ctx.worker.launched, proxy, server: ctx.worker.server, task: u.task, agent, phases: ctx.phases });
@@ -126,7 +126,7 @@ export const transportCommand: Command<typeof transportOptions> = {
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const flags = runFlags(values);
-    if (flags.workers !== 1 || (flags.browsers ?? 1) !== 1) throw new UsageError('make run-transport runs one condition at a time (each application has one database, which a condition resets and reads): WORKERS=1');
+    refuseUnadoptedWorkers('transport', flags, 'run-transport');
     // the gate (run.ts) refuses a prereg/ that differs from the ledger head: a prereg found here is frozen
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'transport')) {
       throw new UsageError('no frozen prereg registers the transport arm (prereg/layers-transport.md): write it, make freeze, then run; until then only ARGS=--smoke (rows to data/excluded/)');
