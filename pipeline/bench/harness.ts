@@ -91,7 +91,9 @@ export async function runBlock<U, R extends TraceRow, W>(options: {
         out.rows.push(row);
         out.unitMs.push(timing.endedMs - timing.startedMs);
         if (timing.phases.imposedMs !== null) out.imposedMs.push(timing.phases.imposedMs);
-        fs.appendFileSync(options.scratchFile, JSON.stringify(row) + '\n');
+        // the files a trace keeps beside its row (a real app's HAR and store reads) are not the row's
+        const { files: _files, ...plain } = row as typeof row & { files?: unknown };
+        fs.appendFileSync(options.scratchFile, JSON.stringify(plain) + '\n');
         log({ kind: 'progress', label: options.label, done: out.rows.length, total: units.length, startedMs: started, nowMs: performance.now(), failed: out.failedAttempts });
       },
     });
