@@ -62,10 +62,13 @@ test('a task that sets up another condition is refused, and the attempt fails', 
   assert.deepEqual(await e.episode.finish(null), { error: null });
 });
 
-test('a process that ends before its page is open fails the attempt, naming its log', async (t) => {
+test('a process that ends before its page is open is the row\'s error (issue 50 item 2): no claim, naming its exit and its log; the attempt stands', async (t) => {
   const e = await episodeWith('exit-early');
   t.after(e.cleanup);
-  await assert.rejects(e.episode.stage.open('http://127.0.0.1:9/', { surfaceHeld: false, moments: e.moments }), /before its start page was open: crash: .*code 3/);
+  await e.episode.stage.open('http://127.0.0.1:9/', { surfaceHeld: false, moments: e.moments });
+  const result = await e.episode.agent.run({ task: { instruction: task.instruction, start_url: '' } });
+  assert.equal(result.claim, null);
+  assert.match(result.error!, /^crash: the episode's process exited with code 3 before its start page was open \(its log: /);
   await e.episode.finish(null);
 });
 
