@@ -9,7 +9,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,6 +18,7 @@ import { readJsonl } from '../../core/jsonl.ts';
 import { browserNames, launchBrowser } from '../../pipeline/browser/launch.ts';
 import { attach, verifyWithRetry, type ActionContract } from '../../verifier/src/index.ts';
 import { run, start } from '../helpers/run.ts';
+import { freePort } from '../helpers/free-port.ts';
 import type { Page } from 'playwright-core';
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
@@ -29,11 +29,6 @@ let appDir: string;
 let appPort: number;
 let app: ChildProcess | undefined;
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = net.createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
-});
 const stored = () => execFileSync('php', ['read.php', 'message'], { cwd: appDir }).toString().trim();
 const reset = () => execFileSync('cp', ['seed.txt', 'store.txt'], { cwd: appDir });
 

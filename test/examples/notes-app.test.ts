@@ -7,7 +7,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -16,6 +15,7 @@ import { codeRoot } from '../../core/paths.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { launchBrowser } from '../../pipeline/browser/launch.ts';
 import { run, start } from '../helpers/run.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
 let work: string;
@@ -23,11 +23,6 @@ let appDir: string;
 let appPort: number;
 let app: ChildProcess | undefined;
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = net.createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); });
-});
 const stored = () => execFileSync('node', ['read.mjs', 'title'], { cwd: appDir, env: { ...process.env, NOTES_STORE: path.join(work, 'notes.json') } }).toString().trim();
 
 before(async () => {
