@@ -16,7 +16,8 @@ import type { ChildProcess } from 'node:child_process';
 import { codeRoot } from '../../core/paths.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { browserNames, launchBrowser } from '../../pipeline/browser/launch.ts';
-import { attach, verifyWithRetry, type ActionContract } from '../../verifier/src/index.ts';
+import { attach, verifyWithRetry } from '../../verifier/src/index.ts';
+import { publishContract } from '../../examples/apps/motd/publish-contract.ts';
 import { run, start } from '../helpers/run.ts';
 import { freePort } from '../helpers/free-port.ts';
 import type { Page } from 'playwright-core';
@@ -92,15 +93,8 @@ for (const name of browserNames) {
   test(`step 9, ${name}: under lost-response 3, plain verify fails a publish the store holds; verifyWithRetry reads the store and stops, already-done`, { skip: noPhp }, async () => {
     const proxy = await proxyUp(['--transport', 'lost-response', '--transport-severity', '3']);
     const { browser } = await launchBrowser(name, null, { proxy: { server: proxy.url } });
-    const contract = (page: Page, message: string): ActionContract => ({
-      id: 'motd/publish',
-      action: () => page.getByRole('button', { name: 'Publish' }).click({ noWaitAfter: true }),
-      request: { method: 'POST', path: '/publish' },
-      transport: { success: [[200, 399]], failure: [[400, 599]], networkError: 'failure' },
-      navigates: true,
-      semantic: { kind: 'read-back', read: async () => stored(), success: (value) => value === message },
-      timeoutMs: 5000,
-    });
+    // the example's own contract (examples/apps/motd/publish-contract.ts), the one docs/fault-proxy.md runs
+    const contract = (page: Page, message: string) => publishContract(page, message, stored);
     const open = async (message: string) => {
       reset();
       const page = await (await browser.newContext()).newPage();

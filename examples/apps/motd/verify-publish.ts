@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, parseBrowserName } from '../../../pipeline/browser/launch.ts';
-import { attach, verifyWithRetry, type ActionContract } from '../../../verifier/src/index.ts';
+import { attach, verifyWithRetry } from '../../../verifier/src/index.ts';
+import { publishContract } from './publish-contract.ts';
 import type { Page } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -18,15 +19,7 @@ const proxy = process.argv[3] ?? 'http://127.0.0.1:8652';
 const stored = () => execFileSync('php', ['read.php', 'message'], { cwd: here, encoding: 'utf8' }).trim();
 const reset = () => execFileSync('cp', ['seed.txt', 'store.txt'], { cwd: here });
 
-const contract = (page: Page, message: string): ActionContract => ({
-  id: 'motd/publish',
-  action: () => page.getByRole('button', { name: 'Publish' }).click({ noWaitAfter: true }),
-  request: { method: 'POST', path: '/publish' },
-  transport: { success: [[200, 399]], failure: [[400, 599]], networkError: 'failure' },
-  navigates: true,
-  semantic: { kind: 'read-back', read: async () => stored(), success: (value) => value === message },
-  timeoutMs: 5000,
-});
+const contract = (page: Page, message: string) => publishContract(page, message, stored);
 
 const { browser } = await launchBrowser(browserName, null, { proxy: { server: proxy } });
 try {
