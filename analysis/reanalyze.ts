@@ -27,6 +27,7 @@ import { tables, finishRow, type TableRow } from './tables.ts';
 import { tableFile, toCatalog, toCsv, toJson } from './output.ts';
 import { productionExploratory } from './production-exploratory.ts';
 import { deviations } from './deviations.ts';
+import { evaluatorAudit } from './evaluator-audit.ts';
 import { verifierReplay } from './verifier-replay.ts';
 import { pilotExcluded } from './pilot-excluded.ts';
 
@@ -92,8 +93,11 @@ export async function reanalyze(options: ReanalyzeOptions = {}): Promise<Reanaly
 
   // 8. finish and write
   const finished: Record<string, TableRow[]> = {};
+  const audit = evaluatorAudit(rawDir);
+  problems.push(...audit.problems);
   const computed: Record<string, TableRow[]> = {
     evidence_verdict_check: verdicts.rows,
+    evaluator_audit: audit.rows,
     evidence_production_exploratory: productionExploratory(input.evidence),
     evidence_verifier_replay: verifierReplay(input.evidence),
     layers_pilot_excluded: pilotExcluded(),

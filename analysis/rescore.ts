@@ -27,6 +27,10 @@ interface HarFile { log: { entries: { _write?: true; request: { method: string; 
 /** One trace re-scored: each verdict from its files, beside the row's. */
 export interface Rescored {
   file: string;
+  browser: string;
+  arm: string;
+  /** the arm's version (real-apps 2: the seed's Verification, claims kept); 1 for rows without one */
+  arm_version: number;
   condition_id: string;
   policy: string;
   app: string;
@@ -36,6 +40,8 @@ export interface Rescored {
   apparent_success: boolean;
   false_completion: boolean;
   claim_false_completion: boolean | null;
+  /** the policy's or agent's claim (done), where the row kept it (version 2, agents), else null */
+  claim_done: boolean | null;
   /** other evaluators' verdicts from the same files: accept (they would credit "done") or null where the files do not say */
   fixed_wait_accept: boolean | null;
   network_accept: boolean | null;
@@ -108,9 +114,10 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
         inputs.push({ index: rows.length, harPath: path.join(filesDir(runFile), harAttachment.path), app: row.app, family: row.template, variant: row.variant, claim: row.claim ?? null });
       }
       rows.push({
-        file: rel(runFile), condition_id: row.condition_id, policy: row.policy, app: row.app ?? '', layer: row.layer,
+        file: rel(runFile), browser: row.browser.name, arm: row.arm, arm_version: row.arm_version ?? 1, condition_id: row.condition_id, policy: row.policy, app: row.app ?? '', layer: row.layer,
         transport: row.transport?.fault ?? null,
         vts, apparent_success: apparent, false_completion: falseCompletion, claim_false_completion: claimed,
+        claim_done: row.arm_version !== undefined || row.arm === 'agent' ? row.claim?.done === true : null,
         fixed_wait_accept: later ? later.value === store.target : null,
         network_accept: har ? writes.some((e) => e.response.status >= 200 && e.response.status < 400) : null,
         webarena_verified_accept: null,

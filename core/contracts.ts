@@ -1045,6 +1045,12 @@ export type PreregFrontMatter = {
    * @minItems 1
    */
   samples?: string[] | null;
+  /**
+   * layers real-apps and transport: the most workers (one store each) a registered run of this arm version may take, per browser; a browser not named takes one. Adopted only after a rerun showed flips within the arm's own run-to-run spread (issue 49)
+   */
+  workers?: {
+    [k: string]: string;
+  } | null;
   title?: string;
 };
 

@@ -3,9 +3,10 @@
 -- layer, AS, VTS and FC counts, the rows flagged timing-sensitive, errors, mean actions and latency.
 -- family 'all': every family of the application the proxy faulted (the application's own
 -- Verification case stands only under its own family); layer 'all': every layer of the family.
+-- Version 1 of the arm only (rows without arm_version): version 2 has its own table, layers_real_apps_v2.
 -- reads: layers_rows
 WITH rows AS (
-  SELECT * FROM layers_rows WHERE arm = 'real-apps'
+  SELECT * FROM layers_rows WHERE arm = 'real-apps' AND arm_version IS NULL
 ),
 grouped AS (
   SELECT browser, app, template AS family, policy, coalesce(layer, 'all') AS layer,

@@ -2,6 +2,7 @@
 -- AS, VTS and FC counts of the main arm (the small apps, every template) and of the real-applications
 -- arm (every family the proxy faulted; the application's own Verification case aside), in the
 -- browsers both ran in.
+-- Version 1 of the arm only (version 2: layers_real_apps_v2_vs_small).
 -- reads: layers_rows
 WITH small AS (
   SELECT browser, policy, layer, UNNEST(outcome_counts(apparent_success, vts, false_completion))
@@ -10,7 +11,7 @@ WITH small AS (
 ),
 real AS (
   SELECT browser, policy, layer, UNNEST(outcome_counts(apparent_success, vts, false_completion))
-  FROM layers_rows WHERE arm = 'real-apps' AND fault_source <> 'app'
+  FROM layers_rows WHERE arm = 'real-apps' AND arm_version IS NULL AND fault_source <> 'app'
   GROUP BY browser, policy, layer
 )
 SELECT

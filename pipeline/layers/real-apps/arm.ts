@@ -216,18 +216,29 @@ export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)):
 }
 
 /**
- * The arms whose frozen amendment adopts more than one worker for a registered run, and that
- * amendment (none yet: the registered rows ran one condition at a time). A key is `layers/<arm>`.
+ * The most workers a registered run of an arm version may take in a browser: what a frozen prereg or
+ * amendment of that arm and version adopts in its front matter (`workers: { chromium: 2 }`), else 1.
+ * The registered version-1 rows ran one condition at a time.
  */
-export const WORKERS_ADOPTED: Readonly<Record<string, string>> = {};
+export function adoptedWorkers(arm: 'real-apps' | 'transport', version: number, browser: BrowserName): { workers: number; by: string | null } {
+  let best = { workers: 1, by: null as string | null };
+  for (const p of readPreregs()) {
+    if (p.study !== 'layers' || p.arm !== arm || Math.floor(Number(p.version)) !== version) continue;
+    const n = Number(p.workers?.[browser] ?? 1);
+    if (n > best.workers) best = { workers: n, by: p.id };
+  }
+  return best;
+}
 
 /**
  * --browsers 1 always (each worker k > 0 has its own browser); --workers > 1 only for a run that
- * writes nothing into the record (--smoke, or RSTACK_SCRATCH) unless an amendment adopted it.
+ * writes nothing into the record (--smoke, or RSTACK_SCRATCH), or as many as a frozen amendment adopted.
  */
-export function refuseUnadoptedWorkers(arm: 'real-apps' | 'transport', flags: { smoke: boolean; workers: number; browsers?: number }, command: string): void {
+export function refuseUnadoptedWorkers(arm: 'real-apps' | 'transport', flags: { smoke: boolean; workers: number; browsers?: number }, command: string, run: { version: number; browser: BrowserName } = { version: 1, browser: 'chromium' }): void {
   if ((flags.browsers ?? 1) !== 1) throw new UsageError(messages.realAppsOneBrowser(command));
-  if (flags.workers > 1 && !flags.smoke && outputRoot() === root() && !WORKERS_ADOPTED[`layers/${arm}`]) throw new UsageError(messages.realAppsWorkersNotAdopted(`layers ${arm}`));
+  if (flags.workers <= 1 || flags.smoke || outputRoot() !== root()) return;
+  const adopted = adoptedWorkers(arm, run.version, run.browser);
+  if (flags.workers > adopted.workers) throw new UsageError(messages.realAppsWorkersNotAdopted(`layers ${arm} version ${run.version} in ${run.browser}`, adopted));
 }
 
 export const summaryTables: SummaryTable[] = [
@@ -248,11 +259,11 @@ export const realAppsCommand: Command<typeof realAppsOptions> = {
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const flags = runFlags(values);
-    refuseUnadoptedWorkers('real-apps', flags, 'run-real-apps');
     // the gate (run.ts) refuses a prereg/ that differs from the ledger head: a prereg found here is frozen
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'real-apps')) throw new UsageError(messages.realAppsArmUnregistered());
     const version = Number(values.version ?? '1');
     if (!(REAL_APPS_VERSIONS as readonly number[]).includes(version)) throw new UsageError(`--version ${values.version}: one of ${REAL_APPS_VERSIONS.join(', ')}`);
+    refuseUnadoptedWorkers('real-apps', flags, 'run-real-apps', { version, browser });
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'real-apps' && Math.floor(Number(p.version)) >= version)) {
       throw new UsageError(`no frozen prereg or amendment registers version ${version} of the real-applications arm: write it (prereg/layers-real-apps-amendment-N.md, version: ${version}), make freeze, then run; until then only ARGS="--version ${version} --smoke" (rows to data/excluded/)`);
     }

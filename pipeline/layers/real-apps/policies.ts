@@ -6,7 +6,8 @@
 //   semantic-recovery    waits for the control, sets the value, activates the controls that bear the
 //                        commit control's role and name one after another until the success notice shows
 //   verification-aware   semantic recovery, then reads the stored state by a second page load;
-//                        while it does not hold, a short passive wait and a repair alternate
+//                        while it does not hold, a short passive wait and a repair alternate (from
+//                        the task's start page when the read-back's page lacks the control: version 2)
 // They see the page and the family's page knowledge for the condition (ui.ts); never the
 // layer, severity, fault or condition id. Each ends with a claim from what it checked (issue 47):
 //   selector-only        done when it activated the control (it checks nothing after)
@@ -38,6 +39,8 @@ export const realAppLimits = {
   /** verification-aware: read-backs, and the passive wait between them */
   checks: 4,
   settleMs: 1000,
+  /** verification-aware: a repair on a page without the commit control (a read-back elsewhere) first opens the task's start page again */
+  repairFromStart: false,
 };
 export type RealAppLimits = typeof realAppLimits;
 
@@ -47,7 +50,7 @@ export type RealAppLimits = typeof realAppLimits;
  * two repairs (three saves), so version 2 reads back six times and every repair is read back
  * before the policy claims anything, as the small apps' eight checks do for their three saves.
  */
-export const realAppLimitsOf = (version: number): RealAppLimits => (version >= 2 ? { ...realAppLimits, checks: 6 } : realAppLimits);
+export const realAppLimitsOf = (version: number): RealAppLimits => (version >= 2 ? { ...realAppLimits, checks: 6, repairFromStart: true } : realAppLimits);
 
 export const selectorOnly: RealAppPolicy = {
   name: 'selector-only',
@@ -104,6 +107,9 @@ export const verificationAware: RealAppPolicy = {
       if (check % 2 === 0) await ctx.actor.sleep(limits.settleMs);
       else {
         ctx.actor.retries++;
+        // version 1 repaired on the page its read-back left (a trashed post's read-back leaves the
+        // Trash view, where the row's Trash link is not): no repair was made there
+        if (limits.repairFromStart && (await ctx.ui.commitControls(ctx.page).count()) === 0) await ctx.ui.openStart(ctx.page, ctx.origin);
         await bindAndCommit(ctx);
       }
     }

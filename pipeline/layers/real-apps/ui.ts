@@ -23,6 +23,8 @@ export interface FamilyUi {
   success(page: Page): Locator;
   /** a second page load that shows the stored state, compared with what was asked */
   readBack(page: Page, origin: string): Promise<boolean>;
+  /** the task's start page loaded again (where its commit control is) */
+  openStart(page: Page, origin: string): Promise<void>;
 }
 
 /** How long a read-back waits for its page (a real admin page under load takes a second or more). */
@@ -95,5 +97,8 @@ export function familyUi(task: LayersRealAppsTask): FamilyUi {
     },
     success: (page) => page.locator(notice.selector).filter({ hasText: notice.text }),
     readBack: input ? inputReadBack(task, input) : commitOnlyReadBack(task, target),
+    async openStart(page, origin) {
+      await page.goto(origin + task.start_path, { waitUntil: 'domcontentloaded' });
+    },
   };
 }

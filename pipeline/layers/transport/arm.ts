@@ -126,7 +126,7 @@ export const transportCommand: Command<typeof transportOptions> = {
   async run(values) {
     const browser = parseBrowserName(values.browser);
     const flags = runFlags(values);
-    refuseUnadoptedWorkers('transport', flags, 'run-transport');
+    refuseUnadoptedWorkers('transport', flags, 'run-transport', { version: 1, browser });
     // the gate (run.ts) refuses a prereg/ that differs from the ledger head: a prereg found here is frozen
     if (!flags.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'transport')) {
       throw new UsageError('no frozen prereg registers the transport arm (prereg/layers-transport.md): write it, make freeze, then run; until then only ARGS=--smoke (rows to data/excluded/)');

@@ -19,7 +19,7 @@ import { readPostcondition, type FamilyCondition } from '../../../fixtures/real-
 import type { LayersWordpress } from '../../../fixtures/wordpress/layers-site.ts';
 import type { WikiSite } from '../../../fixtures/mediawiki/site.ts';
 import { launchBrowser } from '../../../pipeline/browser/launch.ts';
-import { realAppsResources, refuseUnadoptedWorkers, type RealAppsSlot } from '../../../pipeline/layers/real-apps/arm.ts';
+import { adoptedWorkers, realAppsResources, refuseUnadoptedWorkers, type RealAppsSlot } from '../../../pipeline/layers/real-apps/arm.ts';
 import { generateRealAppsTasks } from '../../../pipeline/layers/real-apps/generate.ts';
 import { runRealAppTrace } from '../../../pipeline/layers/real-apps/condition.ts';
 import { realAppPolicyAgent } from '../../../pipeline/layers/real-apps/agent.ts';
@@ -79,7 +79,15 @@ test('a copy restore script names the copy wherever it named the original, and t
   assert.throws(() => restoreScriptFor(script, 'wordpress', 'x; DROP'), /not a plain table name/);
 });
 
-test('a registered run with more than one worker is refused; a smoke run may take them; --browsers stays 1', () => {
+test('a registered run takes more than one worker only as far as a frozen amendment adopts it, per arm version and browser; a smoke run may take them; --browsers stays 1', () => {
+  // prereg/layers-real-apps-amendment-1.md adopts two workers for version 2 in Chromium, and nothing else
+  assert.deepEqual(adoptedWorkers('real-apps', 2, 'chromium'), { workers: 2, by: 'layers-real-apps-amendment-1' });
+  assert.deepEqual(adoptedWorkers('real-apps', 2, 'firefox'), { workers: 1, by: null });
+  assert.deepEqual(adoptedWorkers('real-apps', 1, 'chromium'), { workers: 1, by: null });
+  assert.deepEqual(adoptedWorkers('transport', 1, 'chromium'), { workers: 1, by: null });
+  refuseUnadoptedWorkers('real-apps', { smoke: false, workers: 2 }, 'run-real-apps', { version: 2, browser: 'chromium' });
+  assert.throws(() => refuseUnadoptedWorkers('real-apps', { smoke: false, workers: 3 }, 'run-real-apps', { version: 2, browser: 'chromium' }), (e) => e instanceof UsageError && /layers-real-apps-amendment-1 adopts at most 2 workers/.test(e.message));
+  assert.throws(() => refuseUnadoptedWorkers('real-apps', { smoke: false, workers: 2 }, 'run-real-apps', { version: 2, browser: 'firefox' }), (e) => e instanceof UsageError && /no frozen amendment/.test(e.message));
   assert.throws(() => refuseUnadoptedWorkers('real-apps', { smoke: false, workers: 2 }, 'run-real-apps'), (e) => e instanceof UsageError && /no frozen amendment/.test(e.message));
   assert.throws(() => refuseUnadoptedWorkers('transport', { smoke: false, workers: 3 }, 'run-transport'), UsageError);
   refuseUnadoptedWorkers('real-apps', { smoke: false, workers: 1 }, 'run-real-apps');

@@ -1,0 +1,91 @@
+// The audit of other evaluators against the store (issue 51): every registered real-application
+// trace that kept its files beside its row, re-scored from them alone (analysis/rescore.ts), and
+// each evaluator's verdict set beside the store's at the boundary, which is the truth here.
+//
+//   data/raw/layers/{real-apps,transport,agent}/<run>.jsonl + <run>.files/ ──rescore──▶ evaluator_audit
+//
+// Evaluators, each from the same files:
+//   store        the family's postcondition read at the boundary (ours): the reference, 0 by definition
+//   page         the success notice showed at or before the boundary (AS: what a page-reading judge sees)
+//   claim        the policy's or agent's own "done" (version 2 and agents; the seed's FC is page-based)
+//   fixed-wait   the store read once, 3 s after the return (WorkArena's validate-after-a-wait pattern)
+//   network      some write of the family was answered 2xx or 3xx (the common network rule; WebArena-
+//                Verified's NetworkEventEvaluator checks this, with the write's URL and post data)
+// A false accept: the evaluator credits the task and the store lacks the state; a false reject: it
+// does not, and the store has it. Rates with Wilson intervals over the traces the store denies (false
+// accepts) and holds (false rejects). An evaluator that cannot say for a trace (no HAR, no claim, no
+// later read) leaves that trace out of its row.
+import { paths, rel } from '../core/paths.ts';
+import { rescoreFiles, rescoreRuns, type Rescored } from './rescore.ts';
+import type { TableRow } from './tables.ts';
+
+const EVALUATORS: readonly [string, (r: Rescored) => boolean | null][] = [
+  ['store', (r) => r.vts],
+  ['page', (r) => r.apparent_success],
+  ['claim', (r) => r.claim_done],
+  ['fixed-wait', (r) => r.fixed_wait_accept],
+  ['network', (r) => r.network_accept],
+];
+
+/** The fault a trace ran under: its layer, or its transport fault (with the layer beneath it when there is one). */
+const faultOf = (r: Rescored) => (r.transport === null ? r.layer : r.layer === 'baseline' ? r.transport : `${r.layer}+${r.transport}`);
+const LAYER_ORDER = ['all', 'baseline', 'access', 'perception', 'action', 'state', 'verification'];
+const faultRank = (f: string) => (LAYER_ORDER.includes(f) ? LAYER_ORDER.indexOf(f) : LAYER_ORDER.length);
+
+/** The audit table from re-scored traces (pure): per browser, arm and version, application, fault and evaluator, and every fault together ('all'). */
+export function auditRows(rescored: readonly Rescored[]): TableRow[] {
+  const groups = new Map<string, { key: [string, string, number, string, string, string]; items: Rescored[] }>();
+  for (const r of rescored) {
+    for (const fault of [faultOf(r), 'all']) {
+      for (const [evaluator] of EVALUATORS) {
+        const key: [string, string, number, string, string, string] = [r.browser, r.arm, r.arm_version, r.app, fault, evaluator];
+        const id = JSON.stringify(key);
+        let g = groups.get(id);
+        if (!g) groups.set(id, (g = { key, items: [] }));
+        g.items.push(r);
+      }
+    }
+  }
+  const evaluatorRank = (e: string) => EVALUATORS.findIndex(([name]) => name === e);
+  const rows: TableRow[] = [];
+  for (const { key: [browser, arm, version, app, fault, evaluator], items } of groups.values()) {
+    const accept = EVALUATORS[evaluatorRank(evaluator)]![1];
+    const said = items.filter((r) => accept(r) !== null);
+    if (!said.length) continue;
+    const stored = said.filter((r) => r.vts);
+    const notStored = said.filter((r) => !r.vts);
+    rows.push({
+      browser, arm, arm_version: version, app, fault, evaluator,
+      n: said.length,
+      stored_n: stored.length,
+      not_stored_n: notStored.length,
+      accept_n: said.filter((r) => accept(r) === true).length,
+      false_accept_n: notStored.filter((r) => accept(r) === true).length,
+      false_reject_n: stored.filter((r) => accept(r) === false).length,
+    });
+  }
+  const order = (r: TableRow) => [r.browser, r.arm, r.arm_version, r.app, faultRank(r.fault as string), r.fault, evaluatorRank(r.evaluator as string)] as (string | number)[];
+  return rows.sort((a, b) => {
+    const x = order(a);
+    const y = order(b);
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return 0;
+  });
+}
+
+/**
+ * The audit of the registered record: every registered run file of the real-application arms whose
+ * rows kept files. A file that cannot be re-scored, or a verdict the files do not give again, is a
+ * problem the reanalysis reports (make rescore names each).
+ */
+export function evaluatorAudit(rawDir = paths.raw()): { rows: TableRow[]; problems: string[] } {
+  const result = rescoreRuns(rescoreFiles([rawDir]), rel);
+  const disagreeing = result.rows.filter((r) => r.disagrees.length);
+  return {
+    rows: auditRows(result.rows),
+    problems: [
+      ...result.problems.map((p) => `evaluator_audit: ${p}`),
+      ...disagreeing.map((r) => `evaluator_audit: ${r.file} ${r.condition_id} ${r.policy}: the files give another ${r.disagrees.join(', ')} than the row (make rescore)`),
+    ],
+  };
+}

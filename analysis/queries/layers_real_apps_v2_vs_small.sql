@@ -1,0 +1,22 @@
+-- Version 2 of the real-applications arm beside the three small apps: per browser, reference policy
+-- and fault layer, AS, VTS and FC (by the page, the seed's definition on both sides) of the main arm
+-- (the small apps, every template) and of version 2's real-application rows (every family the proxy
+-- faulted; the application's own Verification case aside), in the browsers both ran in. Version 2's
+-- Verification is the small apps' construct, so its row compares one fault under one name.
+-- reads: layers_rows
+WITH small AS (
+  SELECT browser, policy, layer, UNNEST(outcome_counts(apparent_success, vts, false_completion))
+  FROM layers_rows WHERE arm = 'main'
+  GROUP BY browser, policy, layer
+),
+real AS (
+  SELECT browser, policy, layer, UNNEST(outcome_counts(apparent_success, vts, false_completion))
+  FROM layers_rows WHERE arm = 'real-apps' AND arm_version >= 2 AND fault_source <> 'app'
+  GROUP BY browser, policy, layer
+)
+SELECT
+  s.browser, s.policy, s.layer,
+  s.n AS small_n, s.as_n AS small_as_n, s.vts_n AS small_vts_n, s.fc_n AS small_fc_n,
+  r.n AS real_n, r.as_n AS real_as_n, r.vts_n AS real_vts_n, r.fc_n AS real_fc_n
+FROM small AS s JOIN real AS r ON s.browser = r.browser AND s.policy = r.policy AND s.layer = r.layer
+ORDER BY s.browser, s.policy, layer_rank(s.layer);
