@@ -208,8 +208,8 @@ figures: reanalyze ## render figures/*.vl.json from analysis/out to figures/out 
 paper: figures ## build paper/build/paper.html and paper.pdf (Chromium) from paper/paper.html
 	@$(RSTACKBENCH) paper
 
-report: reanalyze ## write report/ (open report/index.html from the file system): scorecards and every trace's timeline, from data/raw and analysis/out
-	@$(RSTACKBENCH) report $(PASS_ARGS)
+report: reanalyze ## write report/ (open report/index.html from the file system): scorecards and every trace's timeline, from data/raw and analysis/out (RUN=runs/<verb>-<name>: your run beside the registered)
+	@$(RSTACKBENCH) report $(if $(RUN),--run "$(RUN)",) $(PASS_ARGS)
 
 # the local model server: a small model from a PyPI wheel on 127.0.0.1 (pipeline/models/)
 .PHONY: model-server model-server-stop

@@ -301,7 +301,7 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   const proxiedV2 = realV2.filter((r) => r.fault_source !== 'app');
   const realV2Cells = (items: LayersRow[]) => ({
     ...outcomeCounts(items),
-    claimed_n: count(items, (r) => r.ended_done === true),
+    claimed_n: count(items, (r) => r.claim?.done === true),
     claim_fc_n: count(items, (r) => r.claim_false_completion === true),
     fa_n: count(items, (r) => r.false_abandonment === true),
     timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
@@ -562,6 +562,10 @@ export function rowProblems(input: RecountInput, rel: (file: string) => string):
       problems.push(claimRule(l.row)
         ? `${where(l)}: false_completion is ${l.row.false_completion} but the claim is ${JSON.stringify(l.row.claim)} and vts is ${l.row.vts} (FC = claimed done and not VTS)`
         : `${where(l)}: false_completion is ${l.row.false_completion} but apparent_success is ${l.row.apparent_success} and vts is ${l.row.vts} (FC = AS and not VTS)`);
+    }
+    // real-apps version 2 keeps the claim-based FC beside the page's (prereg/layers-real-apps-amendment-1.md)
+    if (l.row.arm === 'real-apps' && l.row.arm_version !== undefined && l.row.claim_false_completion !== (l.row.claim?.done === true && !l.row.vts)) {
+      problems.push(`${where(l)}: claim_false_completion is ${l.row.claim_false_completion} but the claim is ${JSON.stringify(l.row.claim)} and vts is ${l.row.vts} (FC by the claim = claimed done and not VTS)`);
     }
   }
   return problems;

@@ -98,7 +98,8 @@ export const messages = {
     cleanedUp: (what: string[]) => `start failed: stopped again what this start had started (${what.join(', ')})`,
     noSession: (file: string) => `no session at ${file}: run make production-editor`,
     up: (site: string, origin: string, started: boolean) =>
-      `${site}: up at ${origin}${started ? ', stopped again when the command ends' : ', already running: left as it is'}`,
+      `${site}: up at ${origin}${started ? ', stopped again when the command ends (or, if another run uses it then, when the last such run ends)' : ', already running: left as it is (stopped by the last run using it only if a run started it)'}`,
+    leftUp: (site: string) => `${site}: left up: another run still uses it (the last one stops it)`,
     unknownSite: (name: string, known: string[]) => `no site ${JSON.stringify(name)}; the sites are ${known.join(', ')}`,
   },
   // the fault proxy as a service (fixtures/proxy/cli.ts: make fault-proxy, make fault-proxy-stop)

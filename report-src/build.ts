@@ -16,6 +16,7 @@ import { root, rel } from '../core/paths.ts';
 import { readRecord, type ReportRecord, type Row } from './record.ts';
 import { buildScorecards, type Trace } from './scorecards.ts';
 import { buildCharts } from './charts.ts';
+import { readRunFolder, yourRunSection } from './your-run.ts';
 
 const pageDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'page');
 export const pageFiles = ['index.html', 'app.js', 'style.css'];
@@ -102,10 +103,18 @@ export function partsOf(rows: Row[], budget = 1_000_000): { start: number; text:
   return parts.map(({ start, text }) => ({ start, text }));
 }
 
-export async function buildReport(options: { outDir?: string; record?: ReportRecord } = {}): Promise<Built> {
+export async function buildReport(options: { outDir?: string; record?: ReportRecord; yourRun?: string } = {}): Promise<Built> {
   const started = performance.now();
   const dir = options.outDir ?? reportDir();
   const record = options.record ?? readRecord();
+  // your own run (make report RUN=runs/…): its files join the report as excluded runs (never the
+  // record's), and its section stands first, beside the registered rows of the same conditions
+  const yours = options.yourRun ? readRunFolder(options.yourRun) : [];
+  const yourRuns = new Set<number>();
+  for (const f of yours) {
+    yourRuns.add(record.runs.length);
+    record.runs.push({ index: record.runs.length, file: f.file, status: 'excluded', reason: `your run (make report RUN=${options.yourRun}): not part of the record`, from: null, at: null, rows: f.rows, otherLines: [] });
+  }
 
   // traces: the registered runs' rows first (their ids are the scorecards'), then the excluded ones
   const traces: { trace: Trace; status: TraceSummary['status'] }[] = [];
@@ -116,6 +125,17 @@ export async function buildReport(options: { outDir?: string; record?: ReportRec
   }
   const registered = traces.filter((t) => t.status === 'registered').map((t) => t.trace);
   const cards = buildScorecards(record, registered);
+  if (yours.length) {
+    const lists = new Map(cards.lists.map((l, i) => [l.join(','), i]));
+    const listOf = (ids: number[]) => {
+      const key = ids.join(',');
+      let id = lists.get(key);
+      if (id === undefined) lists.set(key, (id = cards.lists.push(ids) - 1));
+      return id;
+    };
+    const mine = traces.filter((t) => yourRuns.has(t.trace.run)).map((t) => t.trace);
+    cards.sections.unshift(yourRunSection(mine, registered, listOf, options.yourRun!));
+  }
   const charts = await buildCharts(cards, record);
 
   const taskFiles = [...record.tasks.keys()];

@@ -46,6 +46,8 @@ const as: Measure = { name: 'as', label: 'AS', k: 'as_n', n: 'n', hit: (r) => r.
 const vts: Measure = { name: 'vts', label: 'VTS', k: 'vts_n', n: 'n', hit: (r) => r.vts === true };
 const fc: Measure = { name: 'fc', label: 'FC', k: 'fc_n', n: 'n', hit: (r) => r.false_completion === true };
 const claimed: Measure = { name: 'claimed', label: 'claimed done', k: 'claimed_n', n: 'n', hit: (r) => r.claim?.done === true };
+const claimFc: Measure = { name: 'claim_fc', label: 'FC (claim)', k: 'claim_fc_n', n: 'n', hit: (r) => r.claim_false_completion === true };
+const fa: Measure = { name: 'fa', label: 'FA', k: 'fa_n', n: 'n', hit: (r) => r.false_abandonment === true };
 
 const layers = (arm: string) => (r: Row) => r.study === 'layers' && r.arm === arm;
 /** A transport row's condition as analysis/queries/layers_transport.sql names it. */
@@ -99,15 +101,26 @@ export const sectionDefs: SectionDef[] = [
     measures: [as, vts, fc],
   },
   {
-    table: 'layers_real_apps', title: 'Real applications per application, task family, reference policy and fault layer (arm real-apps; family "all" = every family the fault proxy faulted, layer "all" = every layer)',
+    table: 'layers_real_apps', title: 'Real applications per application, task family, reference policy and fault layer (arm real-apps version 1; family "all" = every family the fault proxy faulted, layer "all" = every layer)',
     note: "WordPress and MediaWiki behind the fault proxy, VTS read from each application's database at the scoring boundary. An application's own Verification case (fault source app) stands under its own family only.",
-    keyCols: ['browser', 'app', 'family', 'policy', 'layer'], select: layers('real-apps'),
+    keyCols: ['browser', 'app', 'family', 'policy', 'layer'], select: (r) => layers('real-apps')(r) && r.arm_version === undefined,
     keys: (r) => {
       const base = { browser: r.browser.name, app: r.app ?? 'null', policy: r.policy };
       const own = [{ ...base, family: r.template, layer: r.layer }, { ...base, family: r.template, layer: 'all' }];
       return r.fault_source === 'app' ? own : [...own, { ...base, family: 'all', layer: r.layer }, { ...base, family: 'all', layer: 'all' }];
     },
     measures: [as, vts, fc],
+  },
+  {
+    table: 'layers_real_apps_v2', title: 'Real applications per application, task family, reference policy and fault layer (arm real-apps version 2: the seed\'s Verification, the policies\' claims; family "all" = every family the fault proxy faulted, layer "all" = every layer)',
+    note: "WordPress and MediaWiki behind the fault proxy, VTS read from each application's database at the scoring boundary. An application's own Verification case (fault source app) stands under its own family only. FC is the page's (the notice showed, the store lacks the state); FC (claim): the policy said done and the store lacks it; FA: it said not done and the store has it.",
+    keyCols: ['browser', 'app', 'family', 'policy', 'layer'], select: (r) => layers('real-apps')(r) && (r.arm_version ?? 0) >= 2,
+    keys: (r) => {
+      const base = { browser: r.browser.name, app: r.app ?? 'null', policy: r.policy };
+      const own = [{ ...base, family: r.template, layer: r.layer }, { ...base, family: r.template, layer: 'all' }];
+      return r.fault_source === 'app' ? own : [...own, { ...base, family: 'all', layer: r.layer }, { ...base, family: 'all', layer: 'all' }];
+    },
+    measures: [as, vts, fc, claimed, claimFc, fa],
   },
   {
     table: 'layers_transport', title: 'Transport faults and compound conditions per kind of application, condition, transport severity and policy (arm transport; condition "control …" = the same condition without its transport fault)',

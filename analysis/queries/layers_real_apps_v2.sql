@@ -1,7 +1,7 @@
 -- Version 2 of the real-applications arm (prereg/layers-real-apps-amendment-1.md: the seed's
 -- Verification, a later save commits; every reference policy ends with a claim): per browser,
 -- application, task family, policy and fault layer, AS, VTS and FC by the page (the seed's: the
--- notice showed and the store lacks the state), and by the claim: claimed_n (the policy said done),
+-- notice showed and the store lacks the state), and by the claim: claimed_n (the policy's claim said done),
 -- claim_fc_n (it said done and the store lacks the state), fa_n (false abandonment: it did not say
 -- done and the store has the state). family 'all' and layer 'all' as in layers_real_apps.
 -- reads: layers_rows
@@ -11,7 +11,7 @@ WITH rows AS (
 grouped AS (
   SELECT browser, app, template AS family, policy, coalesce(layer, 'all') AS layer,
     UNNEST(outcome_counts(apparent_success, vts, false_completion)),
-    count_if(ended_done)::INTEGER AS claimed_n,
+    count_if(claim_done)::INTEGER AS claimed_n,
     count_if(claim_false_completion)::INTEGER AS claim_fc_n,
     count_if(false_abandonment)::INTEGER AS fa_n,
     count_if(timing_sensitive)::INTEGER AS timing_sensitive_n,
@@ -23,7 +23,7 @@ grouped AS (
   UNION ALL
   SELECT browser, app, 'all' AS family, policy, coalesce(layer, 'all') AS layer,
     UNNEST(outcome_counts(apparent_success, vts, false_completion)),
-    count_if(ended_done)::INTEGER AS claimed_n,
+    count_if(claim_done)::INTEGER AS claimed_n,
     count_if(claim_false_completion)::INTEGER AS claim_fc_n,
     count_if(false_abandonment)::INTEGER AS fa_n,
     count_if(timing_sensitive)::INTEGER AS timing_sensitive_n,

@@ -10,6 +10,7 @@ import { log } from '../../core/log.ts';
 import { shownPath } from '../../core/paths.ts';
 import { UsageError } from '../../core/errors.ts';
 import { runSummary } from '../../analysis/run-summary.ts';
+import { runOneLine } from '../../report-src/your-run.ts';
 import { parseBrowserName } from '../browser/launch.ts';
 import { runArm } from '../kernel/run.ts';
 import { runFlags } from '../kernel/run-flags.ts';
@@ -51,6 +52,8 @@ await main({
       `layers/agent ${identity.name} chromium (BrowserGym): ${result.rows.length} rows in ${shownPath(result.file)}\n\n` +
         `${runSummary(result.rows, [{ name: 'agent_by_layer', hide: ['browser', 'agent', 'agent_sha256', 'as_rate', 'claimed_rate', 'median_latency_ms'] }])}\n`,
     );
+    // a run of your own ends with one line: how it did, and how to see it beside the registered
+    if (output) process.stdout.write(`\n${runOneLine(result.rows as never, shownPath(output.folder))}\n`);
     const errors = result.rows.filter((r) => r.error).length;
     if (errors) log({ kind: 'warn', message: `${errors} episodes gave no claim (timeout, crash): see the rows' error field and each episode's log beside the run` });
     return 0;

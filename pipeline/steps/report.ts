@@ -13,13 +13,14 @@ import { reportScreenshots } from './report-screenshots.ts';
 await main({
   name: 'report',
   summary: 'write report/: scorecards and every trace\'s timeline, one static site that opens from the file system (file://), from data/raw and analysis/out',
-  usage: 'make report [ARGS="--out DIR" | "--screenshots docs/report"]',
+  usage: 'make report [RUN=runs/<verb>-<name>] [ARGS="--out DIR" | "--screenshots docs/report"]',
   options: {
+    run: { type: 'string', help: 'a run of your own agent or app (runs/<verb>-<name>, as its last line says): shown first, beside the registered reference policies and agents on the same conditions; nothing of the record changes' },
     out: { type: 'string', help: 'the folder to write (default report/ in the repository; it is emptied first)' },
     screenshots: { type: 'string', help: "then take docs/report.md's screenshots (scorecard.png, timeline.png) in Chromium into this folder" },
   },
   async run(values) {
-    const built = await buildReport(values.out ? { outDir: path.resolve(values.out) } : {});
+    const built = await buildReport({ ...(values.out ? { outDir: path.resolve(values.out) } : {}), ...(values.run ? { yourRun: path.resolve(values.run) } : {}) });
     const where = rel(built.dir);
     log({ kind: 'info', message: messages.reportWrote(where.startsWith('..') ? built.dir : where, built) });
     if (values.screenshots) {

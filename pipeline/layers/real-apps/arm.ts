@@ -19,6 +19,7 @@ import { log } from '../../../core/log.ts';
 import { runningPid, type Service } from '../../../core/service.ts';
 import { messages } from '../../../core/messages.ts';
 import { readPreregs } from '../../kernel/prereg.ts';
+import { lockStore, type HeldLock } from '../../../fixtures/site-locks.ts';
 import { outputRoot, paths, rel, root } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { RStackError } from '../../../core/errors.ts';
@@ -160,17 +161,23 @@ export interface RealAppsSlot { apps: Record<AppName, RealApp>; proxy: FaultProx
  * same layer table. close() stops what was started here.
  */
 export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)): { get(slot?: number): Promise<RealAppsSlot>; close(): Promise<void>; pids(): number[] } {
-  let made: Promise<RealAppsSlot & { sites: SitesUp }> | undefined;
+  let made: Promise<RealAppsSlot & { sites: SitesUp; stores: HeldLock[] }> | undefined;
   const copies = new Map<number, Promise<RealAppsSlot & { stop(): Promise<void> }>>();
   // the apps' apache2s and mariadbds made so far (the bench reads their CPU)
   const services: Service[] = [];
   const primary = () => (made ??= (async () => {
     const sites = await startSites(['layers-wordpress', 'mediawiki']);
+    const stores: HeldLock[] = [];
     try {
       const apps = { wordpress: layersWordpressApp(), mediawiki: mediawikiApp() };
+      // one run resets and reads each application's database (and its workers' copies) at a time
+      for (const site of [apps.wordpress.site, (apps.mediawiki as ReturnType<typeof mediawikiApp>).site]) {
+        stores.push(await lockStore(site.state, site.name, (message) => log({ kind: 'warn', message })));
+      }
       services.push(apps.wordpress.site.apache, apps.wordpress.site.mariadb, apps.mediawiki.site.apache, apps.mediawiki.site.mariadb);
-      return { apps, proxy: await startFaultProxy({ layerTable, har: true }), sites };
+      return { apps, proxy: await startFaultProxy({ layerTable, har: true }), sites, stores };
     } catch (error) {
+      for (const l of stores) l.release();
       await sites.stop();
       throw error;
     }
@@ -210,6 +217,7 @@ export function realAppsResources(layerTable: LayerTableName = layerTableOf(1)):
       if (!made) return;
       const m = await made.catch(() => undefined);
       await m?.proxy.close();
+      for (const l of m?.stores ?? []) l.release();
       await m?.sites.stop();
     },
   };

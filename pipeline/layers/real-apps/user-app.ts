@@ -25,6 +25,7 @@ import { startFaultProxy, compileSpec } from '../../../fixtures/proxy/index.ts';
 import type { RealApp, SessionCookie } from '../../../fixtures/real-app.ts';
 import { checkAppCase } from '../../../fixtures/real-app.ts';
 import { runSummary } from '../../../analysis/run-summary.ts';
+import { runOneLine } from '../../../report-src/your-run.ts';
 import { parseBrowserName } from '../../browser/launch.ts';
 import { runArm } from '../../kernel/run.ts';
 import { runFlags, runOptions } from '../../kernel/run-flags.ts';
@@ -184,6 +185,7 @@ export const userAppCommand: Command<typeof userAppOptions> = {
         runPrefix: `layers-real-apps-${files.app.name}-${browser}`,
       }));
       process.stdout.write(`layers/real-apps ${files.app.name} ${browser}: ${result.rows.length} smoke rows in ${shownPath(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n\n${severityTable(result.rows as unknown as ScoredRow[])}\n`);
+      if (output) process.stdout.write(`\n${runOneLine(result.rows as never, shownPath(output.folder))}\n`);
       return 0;
     } finally {
       await proxy.close();
