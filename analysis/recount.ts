@@ -259,80 +259,59 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       ...pairCounts(items.map(([v, m]) => (outcome === 'vts' ? { a: v.vts, b: m.vts } : { a: fc(v), b: fc(m) }))),
     })));
 
-  // the real-applications arm: per family, and every family the proxy faulted together ('all')
-  // version 1's tables take its rows (no arm_version); version 2 has its own (claims, the seed's Verification)
+  // the real-applications arm: per family, and every family the proxy faulted together ('all');
+  // version 1's tables take its rows (no arm_version), version 2's its own (claims, the seed's
+  // Verification): the same three tables, version 2 with the claim's counts and outcome beside
   const realAll = layers.filter((r) => r.arm === 'real-apps');
-  const real = realAll.filter((r) => r.arm_version === undefined || r.arm_version === null);
-  const realV2 = realAll.filter((r) => (r.arm_version ?? 0) >= 2);
-  const realCells = (items: LayersRow[]) => ({
-    ...outcomeCounts(items),
-    timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
-    error_n: count(items, (r) => typeof r.error === 'string'),
-    mean_actions: mean(items.flatMap((r) => (typeof r.actions === 'number' ? [r.actions] : []))),
-    mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
-  });
-  const proxied = real.filter((r) => r.fault_source !== 'app');
-  out.layers_real_apps = [
-    ...groupBy(real, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, r.layer]),
-    ...groupBy(real, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, 'all']),
-    ...groupBy(proxied, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, r.layer]),
-    ...groupBy(proxied, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, 'all']),
-  ].map(({ key: [browser, app, family, policy, layer], items }) => ({ browser, app, family, policy, layer, ...realCells(items) }));
-  const realPairs = pairsOf(real, (r) => JSON.stringify([r.browser.name, r.condition_id]), (x, y) => x.policy < y.policy);
-  out.layers_real_apps_paired = (['vts', 'fc'] as const).flatMap((outcome) => [
-    ...groupBy(realPairs, ([x, y]) => [x.browser.name, x.app ?? null, x.policy, y.policy]),
-    ...groupBy(realPairs, ([x, y]) => [x.browser.name, 'all', x.policy, y.policy]),
-  ].map(({ key: [browser, app, policy_a, policy_b], items }) => ({
-    browser, app, outcome, policy_a, policy_b,
-    ...pairCounts(items.map(([x, y]) => (outcome === 'vts' ? { a: x.vts, b: y.vts } : { a: fc(x), b: fc(y) }))),
-  })));
   const smallCells = new Map(groupBy(main, (r) => [r.browser.name, r.policy, r.layer]).map(({ key, items }) => [JSON.stringify(key), outcomeCounts(items)]));
-  out.layers_real_apps_vs_small = groupBy(proxied, (r) => [r.browser.name, r.policy, r.layer]).flatMap(({ key: [browser, policy, layer], items }) => {
-    const s = smallCells.get(JSON.stringify([browser, policy, layer]));
-    if (!s) return [];
-    const r = outcomeCounts(items);
-    return [{
-      browser, policy, layer,
-      small_n: s.n, small_as_n: s.as_n, small_vts_n: s.vts_n, small_fc_n: s.fc_n,
-      real_n: r.n, real_as_n: r.as_n, real_vts_n: r.vts_n, real_fc_n: r.fc_n,
-    }];
-  });
-
-  const proxiedV2 = realV2.filter((r) => r.fault_source !== 'app');
-  const realV2Cells = (items: LayersRow[]) => ({
-    ...outcomeCounts(items),
-    claimed_n: count(items, (r) => r.claim?.done === true),
-    claim_fc_n: count(items, (r) => r.claim_false_completion === true),
-    fa_n: count(items, (r) => r.false_abandonment === true),
-    timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
-    error_n: count(items, (r) => typeof r.error === 'string'),
-    mean_actions: mean(items.flatMap((r) => (typeof r.actions === 'number' ? [r.actions] : []))),
-    mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
-  });
-  out.layers_real_apps_v2 = [
-    ...groupBy(realV2, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, r.layer]),
-    ...groupBy(realV2, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, 'all']),
-    ...groupBy(proxiedV2, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, r.layer]),
-    ...groupBy(proxiedV2, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, 'all']),
-  ].map(({ key: [browser, app, family, policy, layer], items }) => ({ browser, app, family, policy, layer, ...realV2Cells(items) }));
-  const realV2Pairs = pairsOf(realV2, (r) => JSON.stringify([r.browser.name, r.condition_id]), (x, y) => x.policy < y.policy);
-  out.layers_real_apps_v2_paired = (['vts', 'fc', 'claim_fc'] as const).flatMap((outcome) => [
-    ...groupBy(realV2Pairs, ([x, y]) => [x.browser.name, x.app ?? null, x.policy, y.policy]),
-    ...groupBy(realV2Pairs, ([x, y]) => [x.browser.name, 'all', x.policy, y.policy]),
-  ].map(({ key: [browser, app, policy_a, policy_b], items }) => ({
-    browser, app, outcome, policy_a, policy_b,
-    ...pairCounts(items.map(([x, y]) => (outcome === 'vts' ? { a: x.vts, b: y.vts } : outcome === 'fc' ? { a: fc(x), b: fc(y) } : { a: x.claim_false_completion === true, b: y.claim_false_completion === true }))),
-  })));
-  out.layers_real_apps_v2_vs_small = groupBy(proxiedV2, (r) => [r.browser.name, r.policy, r.layer]).flatMap(({ key: [browser, policy, layer], items }) => {
-    const s = smallCells.get(JSON.stringify([browser, policy, layer]));
-    if (!s) return [];
-    const r = outcomeCounts(items);
-    return [{
-      browser, policy, layer,
-      small_n: s.n, small_as_n: s.as_n, small_vts_n: s.vts_n, small_fc_n: s.fc_n,
-      real_n: r.n, real_as_n: r.as_n, real_vts_n: r.vts_n, real_fc_n: r.fc_n,
-    }];
-  });
+  const realTables = (real: LayersRow[], claims: boolean) => {
+    const proxied = real.filter((r) => r.fault_source !== 'app');
+    const cells = (items: LayersRow[]) => ({
+      ...outcomeCounts(items),
+      ...(claims ? {
+        claimed_n: count(items, (r) => r.claim?.done === true),
+        claim_fc_n: count(items, (r) => r.claim_false_completion === true),
+        fa_n: count(items, (r) => r.false_abandonment === true),
+      } : {}),
+      timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
+      error_n: count(items, (r) => typeof r.error === 'string'),
+      mean_actions: mean(items.flatMap((r) => (typeof r.actions === 'number' ? [r.actions] : []))),
+      mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+    });
+    const byFamily = [
+      ...groupBy(real, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, r.layer]),
+      ...groupBy(real, (r) => [r.browser.name, r.app ?? null, r.template, r.policy, 'all']),
+      ...groupBy(proxied, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, r.layer]),
+      ...groupBy(proxied, (r) => [r.browser.name, r.app ?? null, 'all', r.policy, 'all']),
+    ].map(({ key: [browser, app, family, policy, layer], items }) => ({ browser, app, family, policy, layer, ...cells(items) }));
+    const pairs = pairsOf(real, (r) => JSON.stringify([r.browser.name, r.condition_id]), (x, y) => x.policy < y.policy);
+    const outcomes = { vts: (r: LayersRow) => r.vts, fc, ...(claims ? { claim_fc: (r: LayersRow) => r.claim_false_completion === true } : {}) };
+    const paired = Object.entries(outcomes).flatMap(([outcome, of]) => [
+      ...groupBy(pairs, ([x, y]) => [x.browser.name, x.app ?? null, x.policy, y.policy]),
+      ...groupBy(pairs, ([x, y]) => [x.browser.name, 'all', x.policy, y.policy]),
+    ].map(({ key: [browser, app, policy_a, policy_b], items }) => ({
+      browser, app, outcome, policy_a, policy_b, ...pairCounts(items.map(([x, y]) => ({ a: of(x), b: of(y) }))),
+    })));
+    const vsSmall = groupBy(proxied, (r) => [r.browser.name, r.policy, r.layer]).flatMap(({ key: [browser, policy, layer], items }) => {
+      const s = smallCells.get(JSON.stringify([browser, policy, layer]));
+      if (!s) return [];
+      const r = outcomeCounts(items);
+      return [{
+        browser, policy, layer,
+        small_n: s.n, small_as_n: s.as_n, small_vts_n: s.vts_n, small_fc_n: s.fc_n,
+        real_n: r.n, real_as_n: r.as_n, real_vts_n: r.vts_n, real_fc_n: r.fc_n,
+      }];
+    });
+    return { byFamily, paired, vsSmall };
+  };
+  const v1 = realTables(realAll.filter((r) => r.arm_version === undefined || r.arm_version === null), false);
+  out.layers_real_apps = v1.byFamily;
+  out.layers_real_apps_paired = v1.paired;
+  out.layers_real_apps_vs_small = v1.vsSmall;
+  const v2 = realTables(realAll.filter((r) => (r.arm_version ?? 0) >= 2), true);
+  out.layers_real_apps_v2 = v2.byFamily;
+  out.layers_real_apps_v2_paired = v2.paired;
+  out.layers_real_apps_v2_vs_small = v2.vsSmall;
 
   // the transport arm: per kind of app, condition, transport severity and policy; false abandonment by
   // its definition (not ended done, VTS), writes made more than once by the store's count
@@ -549,8 +528,9 @@ export function rowProblems(input: RecountInput, rel: (file: string) => string):
     // the unit each paired comparison relies on being unique
     const r = l.row;
     const unit = r.study === 'layers'
-      // a pilot row is its model's (amendment 1: each model its own run); an agent row its agent's
-      ? ['layers', r.arm, r.browser.name, r.condition_id, r.policy, r.arm === 'horizon' ? r.horizon_ms : '', r.prompt ?? '', r.model ?? '', r.agent?.name ?? '', r.agent?.sha256 ?? '']
+      // a pilot row is its model's (amendment 1: each model its own run); an agent row its agent's; a
+      // real-apps row its arm version's (version 2 runs the same condition ids under another protocol)
+      ? ['layers', r.arm, r.browser.name, r.condition_id, r.policy, r.arm === 'horizon' ? r.horizon_ms : '', r.prompt ?? '', r.model ?? '', r.agent?.name ?? '', r.agent?.sha256 ?? '', r.arm_version ?? '']
       : ['evidence', r.arm, r.browser.name, r.condition_id, r.rep];
     const id = JSON.stringify(unit);
     const first = seen.get(id);

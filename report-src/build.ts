@@ -50,7 +50,8 @@ export interface Built { dir: string; files: number; bytes: number; pageBytes: n
 /** The unit a trace measures, the same in every run and browser of it (its flips are compared there). */
 export function unitOf(r: Row): string {
   if (r.study === 'evidence') return `evidence|${r.arm === 'arm-b' || r.arm === 'arm-b-contracts' ? r.arm : 'matrix'}|${r.condition_id}`;
-  return `layers|${r.arm}|${r.condition_id}|${r.policy}${r.arm === 'horizon' ? `|${r.horizon_ms}` : ''}`;
+  // a real-apps version-2 row is another unit than version 1's of the same condition id (another protocol)
+  return `layers|${r.arm}${r.arm_version ? `@v${r.arm_version}` : ''}|${r.condition_id}|${r.policy}${r.arm === 'horizon' ? `|${r.horizon_ms}` : ''}`;
 }
 
 function summary(t: Trace, status: TraceSummary['status'], taskOf: (r: Row) => number): TraceSummary {
@@ -141,7 +142,9 @@ export async function buildReport(options: { outDir?: string; record?: ReportRec
   const taskFiles = [...record.tasks.keys()];
   const taskOf = (r: Row) => {
     const id = r.arm === 'arm-b' || r.arm === 'arm-b-contracts' ? String(r.condition_id).split('/').slice(0, 2).join('/') : r.condition_id;
-    return taskFiles.findIndex((f) => record.tasks.get(f)!.has(id));
+    // a real-apps row of version N ≥ 2 was made from that version's conditions, not version 1's of the same id
+    const versioned = r.arm_version ? taskFiles.indexOf(`layers-real-apps-v${r.arm_version}.jsonl`) : -1;
+    return versioned >= 0 && record.tasks.get(taskFiles[versioned]!)!.has(id) ? versioned : taskFiles.findIndex((f) => record.tasks.get(f)!.has(id));
   };
 
   fs.rmSync(dir, { recursive: true, force: true });
