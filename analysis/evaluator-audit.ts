@@ -11,12 +11,21 @@
 //   fixed-wait   the store read once, 3 s after the return (WorkArena's validate-after-a-wait pattern)
 //   network      some write of the family was answered 2xx or 3xx (the common network rule; WebArena-
 //                Verified's NetworkEventEvaluator checks this, with the write's URL and post data)
+//   webarena-verified  WebArena-Verified 1.2.3's own evaluator, unchanged, on the trace's HAR and claim:
+//                its verdicts are recorded once, under a frozen amendment, in data/raw/evaluators/
+//                webarena-verified/<run_id>.jsonl (make rescore ARGS="--webarena-verified --register"),
+//                since it needs its own venv; each names its trace by run file, sha256 and line
 // A false accept: the evaluator credits the task and the store lacks the state; a false reject: it
 // does not, and the store has it. Rates with Wilson intervals over the traces the store denies (false
 // accepts) and holds (false rejects). An evaluator that cannot say for a trace (no HAR, no claim, no
 // later read) leaves that trace out of its row.
+import fs from 'node:fs';
+import path from 'node:path';
 import { paths, rel } from '../core/paths.ts';
-import { rescoreFiles, rescoreRuns, type Rescored } from './rescore.ts';
+import { listFiles } from '../core/files.ts';
+import { readJsonlLines } from '../core/jsonl.ts';
+import type { EvaluatorVerdict } from '../core/contracts.ts';
+import { rescoreFiles, rescoreRuns, type RescoreResult, type Rescored } from './rescore.ts';
 import type { TableRow } from './tables.ts';
 
 const EVALUATORS: readonly [string, (r: Rescored) => boolean | null][] = [
@@ -25,7 +34,46 @@ const EVALUATORS: readonly [string, (r: Rescored) => boolean | null][] = [
   ['claim', (r) => r.claim_done],
   ['fixed-wait', (r) => r.fixed_wait_accept],
   ['network', (r) => r.network_accept],
+  ['webarena-verified', (r) => r.webarena_verified_accept],
 ];
+
+/** The amendment under which WebArena-Verified's verdicts are registered (make rescore --register): frozen before the first. */
+export const VERDICTS_AMENDMENT = 'prereg/layers-real-apps-amendment-2.md';
+
+/** A recorded verdict and the file it came from. */
+export interface RecordedVerdict { verdict: EvaluatorVerdict; file: string; line: number }
+
+/** Every recorded verdict of other evaluators under a data root's data/raw (data/raw/evaluators/<evaluator>/*.jsonl). */
+export function readVerdicts(rawDir = paths.raw()): RecordedVerdict[] {
+  const dir = path.join(rawDir, 'evaluators');
+  if (!fs.existsSync(dir)) return [];
+  return listFiles(dir).filter((f) => f.endsWith('.jsonl')).sort()
+    .flatMap((f) => readJsonlLines<EvaluatorVerdict>(f, { schema: 'evaluator-verdict' }).map((l) => ({ verdict: l.value, file: rel(f), line: l.line })));
+}
+
+/**
+ * Sets each recorded verdict on the re-scored trace it names (run file and line; its condition and
+ * policy must match). Returns the problems: a verdict whose run file changed since it was scored, one
+ * that names no re-scored trace, or a trace with two verdicts of one evaluator.
+ */
+export function attachVerdicts(result: Pick<RescoreResult, 'rows' | 'runSha256'>, verdicts: readonly RecordedVerdict[]): string[] {
+  const byTrace = new Map(result.rows.map((r) => [`${r.file}#${r.line}`, r]));
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const { verdict: v, file, line } of verdicts) {
+    const where = `${file}:${line}`;
+    const key = `${v.run_file}#${v.line}`;
+    const sha = result.runSha256.get(v.run_file);
+    if (sha === undefined) { problems.push(`${where}: names ${v.run_file}, which is not a re-scored run file`); continue; }
+    if (sha !== v.run_sha256) { problems.push(`${where}: ${v.run_file} has changed since ${v.evaluator} scored it (its sha256 differs)`); continue; }
+    const trace = byTrace.get(key);
+    if (!trace || trace.condition_id !== v.condition_id || trace.policy !== v.policy) { problems.push(`${where}: names line ${v.line} of ${v.run_file} as ${v.condition_id} ${v.policy}, which that line is not`); continue; }
+    if (seen.has(`${v.evaluator}#${key}`)) { problems.push(`${where}: a second ${v.evaluator} verdict on ${v.run_file} line ${v.line}`); continue; }
+    seen.add(`${v.evaluator}#${key}`);
+    trace.webarena_verified_accept = v.accept;
+  }
+  return problems;
+}
 
 /** The fault a trace ran under: its layer, or its transport fault (with the layer beneath it when there is one). */
 const faultOf = (r: Rescored) => (r.transport === null ? r.layer : r.layer === 'baseline' ? r.transport : `${r.layer}+${r.transport}`);
@@ -80,11 +128,13 @@ export function auditRows(rescored: readonly Rescored[]): TableRow[] {
  */
 export function evaluatorAudit(rawDir = paths.raw()): { rows: TableRow[]; problems: string[] } {
   const result = rescoreRuns(rescoreFiles([rawDir]), rel);
+  const verdictProblems = attachVerdicts(result, readVerdicts(rawDir));
   const disagreeing = result.rows.filter((r) => r.disagrees.length);
   return {
     rows: auditRows(result.rows),
     problems: [
       ...result.problems.map((p) => `evaluator_audit: ${p}`),
+      ...verdictProblems.map((p) => `evaluator_audit: ${p}`),
       ...disagreeing.map((r) => `evaluator_audit: ${r.file} ${r.condition_id} ${r.policy}: the files give another ${r.disagrees.join(', ')} than the row (make rescore)`),
     ],
   };

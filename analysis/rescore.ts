@@ -27,6 +27,8 @@ interface HarFile { log: { entries: { _write?: true; request: { method: string; 
 /** One trace re-scored: each verdict from its files, beside the row's. */
 export interface Rescored {
   file: string;
+  /** the row's line in its run file (1-based): with file, what an outside evaluator's verdict names (data/raw/evaluators/) */
+  line: number;
   browser: string;
   arm: string;
   /** the arm's version (real-apps 2: the seed's Verification, claims kept); 1 for rows without one */
@@ -51,7 +53,15 @@ export interface Rescored {
   disagrees: string[];
 }
 
-export interface RescoreResult { rows: Rescored[]; problems: string[]; runs: number; bytes: number; inputs: EvaluatorInput[] }
+export interface RescoreResult {
+  rows: Rescored[];
+  problems: string[];
+  runs: number;
+  bytes: number;
+  inputs: EvaluatorInput[];
+  /** each run file re-scored (as rel gives it) and its sha256 when it was read */
+  runSha256: Map<string, string>;
+}
 
 /** What another evaluator needs of a re-scored trace: where its HAR is, its row's family, variant and claim. */
 export interface EvaluatorInput { index: number; harPath: string; app: string; family: string; variant: string; claim: { done: boolean; message?: string } | null }
@@ -74,11 +84,14 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
   const inputs: EvaluatorInput[] = [];
   let runs = 0;
   let bytes = 0;
+  const runSha256 = new Map<string, string>();
   for (const runFile of runFiles) {
-    const lines = readJsonlLines<Row>(runFile, { schema: 'trace' }).map((l) => l.value).filter((r) => r.study === 'layers' && r.attachments?.length);
+    const text = fs.readFileSync(runFile);
+    const lines = readJsonlLines<Row>(runFile, { schema: 'trace' }).filter((l) => l.value.study === 'layers' && l.value.attachments?.length);
     if (!lines.length) continue;
     runs++;
-    for (const row of lines) {
+    runSha256.set(rel(runFile), sha256(text));
+    for (const { value: row, line } of lines) {
       const where = `${rel(runFile)} ${row.condition_id} ${row.policy}`;
       const byName = new Map(row.attachments!.map((a) => [a.name, a]));
       bytes += row.attachments!.reduce((sum, a) => sum + a.bytes, 0);
@@ -114,7 +127,7 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
         inputs.push({ index: rows.length, harPath: path.join(filesDir(runFile), harAttachment.path), app: row.app, family: row.template, variant: row.variant, claim: row.claim ?? null });
       }
       rows.push({
-        file: rel(runFile), browser: row.browser.name, arm: row.arm, arm_version: row.arm_version ?? 1, condition_id: row.condition_id, policy: row.policy, app: row.app ?? '', layer: row.layer,
+        file: rel(runFile), line, browser: row.browser.name, arm: row.arm, arm_version: row.arm_version ?? 1, condition_id: row.condition_id, policy: row.policy, app: row.app ?? '', layer: row.layer,
         transport: row.transport?.fault ?? null,
         vts, apparent_success: apparent, false_completion: falseCompletion, claim_false_completion: claimed,
         claim_done: row.arm_version !== undefined || row.arm === 'agent' ? row.claim?.done === true : null,
@@ -125,7 +138,7 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
       });
     }
   }
-  return { rows, problems, runs, bytes, inputs };
+  return { rows, problems, runs, bytes, inputs, runSha256 };
 }
 
 /** Run files under the given folders (data/raw, and with excluded data/excluded) of the arms whose traces keep files. */

@@ -1965,6 +1965,83 @@ export type StoreReads = {
   };
 };
 
+// ── schemas/evaluator-verdict.schema.json
+/**
+ * One line of data/raw/evaluators/<evaluator>/<run_id>.jsonl: another benchmark's own evaluator, unchanged, on one registered trace's kept files (its HAR and its claim), written by make rescore ARGS="--webarena-verified --register" under a frozen amendment (issue 51). The trace is named by its run file, the file's sha256 when it was scored, and its line; analysis/evaluator-audit.ts sets the verdict beside the store's.
+ */
+export type EvaluatorVerdict = {
+  schema: "evaluator-verdict/1";
+  evaluator: "webarena-verified";
+  /**
+   * the installed package's own version (webarena-verified 1.2.3)
+   */
+  evaluator_version: string;
+  /**
+   * the package's own checksum of its evaluator code, as it reports it
+   */
+  evaluator_checksum: string;
+  /**
+   * the package's checksum of the dataset it scored with (its bundled one, with our tasks in place of as many of its entries: evaluators/README.md)
+   */
+  data_checksum: string;
+  /**
+   * the registered run file, relative to the data root (data/raw/layers/…/<run_id>.jsonl)
+   */
+  run_file: string;
+  /**
+   * the run file's sha256 when it was scored (manifests/data.sha256 must still give it)
+   */
+  run_sha256: string;
+  /**
+   * the trace row's line in the run file
+   */
+  line: number;
+  condition_id: string;
+  policy: string;
+  /**
+   * the dataset entry the trace's task took the place of
+   */
+  task_id: number;
+  /**
+   * its score, as it reports it (1.0 success)
+   */
+  score: number | null;
+  /**
+   * its status, as it reports it
+   */
+  status: string;
+  /**
+   * score = 1: it credits the task
+   */
+  accept: boolean;
+  /**
+   * each of its evaluators on the task, in its order: name, status, score and the assertions that failed
+   */
+  parts: {
+    evaluator: string;
+    status: string;
+    score: number | null;
+    failed: string[];
+  }[];
+  error_msg: string | null;
+  /**
+   * the ledger head the scoring ran under (pipeline/kernel/gate.ts)
+   */
+  ledger_head: string;
+  /**
+   * the code's commit; the tree was clean
+   */
+  commit: string;
+  scored_at: string;
+  /**
+   * the machine's 1, 5 and 15 minute load averages when the scoring started
+   *
+   * @minItems 3
+   * @maxItems 3
+   */
+  load: number[];
+};
+
 // ── schemas/slurm-submission.schema.json
 /**
  * Written by rstackbench slurm when it submits, and again by slurm-resubmit; read by slurm-status, slurm-resubmit and the merge job (deploy/slurm/merge.sbatch). Task k of the array runs shard k/shards into <data>/shard-k/.

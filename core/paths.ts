@@ -24,6 +24,8 @@ export function outputRoot(): string {
 export const runOutputs = (base: string) => ({
   raw: () => path.join(base, 'data', 'raw'),
   rawArm: (study: string, arm: string) => path.join(base, 'data', 'raw', study, arm),
+  /** other benchmarks' evaluators' verdicts on registered traces, one file per run file scored (schemas/evaluator-verdict.schema.json): not trace rows */
+  evaluatorVerdicts: (evaluator: string) => path.join(base, 'data', 'raw', 'evaluators', evaluator),
   excluded: () => path.join(base, 'data', 'excluded'),
   excludedArm: (study: string, arm: string) => path.join(base, 'data', 'excluded', study, arm),
   exclusionLog: () => path.join(base, 'data', 'excluded', 'REASONS.jsonl'),
@@ -34,6 +36,9 @@ export const runOutputs = (base: string) => ({
 });
 
 const out = () => runOutputs(outputRoot());
+
+/** A file of data/raw/evaluators/ (other benchmarks' verdicts on registered traces), which readers of trace run files pass over. */
+export const isEvaluatorVerdicts = (file: string): boolean => /[/\\]data[/\\]raw[/\\]evaluators[/\\]/.test(file);
 
 export const paths = {
   root,
@@ -57,6 +62,7 @@ export const paths = {
   userRuns: () => path.join(root(), 'runs'),
   raw: () => out().raw(),
   rawArm: (study: string, arm: string) => out().rawArm(study, arm),
+  evaluatorVerdicts: (evaluator: string) => out().evaluatorVerdicts(evaluator),
   excluded: () => out().excluded(),
   excludedArm: (study: string, arm: string) => out().excludedArm(study, arm),
   exclusionLog: () => out().exclusionLog(),

@@ -8,7 +8,7 @@
 //   analysis/out/<table>.json ──────────┘
 import fs from 'node:fs';
 import path from 'node:path';
-import { paths, rel } from '../core/paths.ts';
+import { isEvaluatorVerdicts, paths, rel } from '../core/paths.ts';
 import { RStackError } from '../core/errors.ts';
 import { messages } from '../core/messages.ts';
 import { validate } from '../core/validate.ts';
@@ -89,7 +89,7 @@ export function readRecord(): ReportRecord {
     const why = reasonOf.get(rel(file));
     runs.push({ index: runs.length, file: rel(file), status, reason: status === 'excluded' ? why?.reason ?? 'no reason recorded in data/excluded/REASONS.jsonl' : null, from: why?.from ?? null, at: why?.at ?? null, rows, otherLines: other });
   };
-  for (const f of jsonlFiles(paths.raw())) add(f, 'registered');
+  for (const f of jsonlFiles(paths.raw()).filter((f) => !isEvaluatorVerdicts(f))) add(f, 'registered');
   for (const f of jsonlFiles(paths.excluded())) add(f, 'excluded');
 
   const tasks = new Map<string, Map<string, unknown>>();

@@ -39,6 +39,7 @@ const contracts: { file: string; root?: string; defs?: Record<string, string>; w
   { file: 'fault-transport', root: 'FaultTransport', defs: { fault: 'TransportFault', fire: 'TransportFire', severity: 'TransportSeverity', effect: 'TransportEffectSpec' } },
   { file: 'proxy-event', root: 'ProxyEvent' },
   { file: 'store-reads', root: 'StoreReads' },
+  { file: 'evaluator-verdict', root: 'EvaluatorVerdict' },
   { file: 'slurm-submission', root: 'SlurmSubmission', defs: { submission: 'SlurmArraySubmission' } },
   { file: 'slurm-task', root: 'SlurmTaskNote' },
 ];

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { main } from '../../core/cli.ts';
 import { formatDuration } from '../../core/log.ts';
-import { paths, rel } from '../../core/paths.ts';
+import { isEvaluatorVerdicts, paths, rel } from '../../core/paths.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { listFiles } from '../../core/files.ts';
 import { isMain } from '../../core/entry.ts';
@@ -83,7 +83,7 @@ export function formatTimings(runs: RunTiming[]): string {
 }
 
 export function registeredTimings(): RunTiming[] {
-  const files = listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl'));
+  const files = listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl') && !isEvaluatorVerdicts(f));
   const runs = files
     .map((f) => ({ f, rows: readJsonl<TimedRow>(f, { schema: 'trace' }) }))
     .filter(({ rows }) => rows.length > 0)

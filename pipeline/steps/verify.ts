@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { main } from '../../core/cli.ts';
 import { messages } from '../../core/messages.ts';
-import { paths, rel } from '../../core/paths.ts';
+import { isEvaluatorVerdicts, paths, rel } from '../../core/paths.ts';
 import { readJsonl } from '../../core/jsonl.ts';
 import { RStackError } from '../../core/errors.ts';
 import { chainProblems, diffSnapshots, headOf, readLedger, snapshot, type LedgerLine } from '../kernel/ledger.ts';
@@ -19,10 +19,33 @@ import { listFiles } from '../kernel/files.ts';
 import { verifyAnalysis } from '../kernel/verify-analysis.ts';
 import { promiseProblems } from '../kernel/promises.ts';
 import { isMain } from '../../core/entry.ts';
+import { VERDICTS_AMENDMENT } from '../../analysis/evaluator-audit.ts';
+import type { EvaluatorVerdict } from '../../core/contracts.ts';
 
 interface TraceHead { run_id: string; ledger_head: string; started_at: string }
 
 export interface VerifyReport { checks: number; problems: string[] }
+
+/** A file of other evaluators' registered verdicts: its rows valid, gated by a ledger entry older than the scoring that froze the amendment they are registered under. */
+export function verdictProblems(file: string, ledger: LedgerLine[]): string[] {
+  let rows: EvaluatorVerdict[];
+  try {
+    rows = readJsonl<EvaluatorVerdict>(file, { schema: 'evaluator-verdict' });
+  } catch (error) {
+    return [(error as Error).message];
+  }
+  if (!rows.length) return [`${rel(file)}: no verdicts`];
+  const byHash = new Map(ledger.map((l) => [l.hash, l]));
+  const problems: string[] = [];
+  for (const head of new Set(rows.map((r) => r.ledger_head))) {
+    const entry = byHash.get(head);
+    const first = rows.filter((r) => r.ledger_head === head).map((r) => Date.parse(r.scored_at)).sort((a, b) => a - b)[0]!;
+    if (!entry) problems.push(`${rel(file)}: ledger_head ${head.slice(0, 12)}… is no entry of manifests/ledger.jsonl`);
+    else if (!entry.entry.files[VERDICTS_AMENDMENT]) problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} does not freeze ${VERDICTS_AMENDMENT}`);
+    else if (Date.parse(entry.entry.at) >= first) problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} is not older than its first verdict`);
+  }
+  return problems;
+}
 
 /** Problems in one registered run file: rows, ledger head, and freeze-before-run order. */
 export function runProblems(file: string, ledger: LedgerLine[]): string[] {
@@ -87,7 +110,7 @@ export async function verify(): Promise<VerifyReport> {
   }
   await check(checkPreregs);
   await check(() => checkManifest(paths.dataManifest(), dataFiles()));
-  for (const file of listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl'))) await check(() => runProblems(file, ledger));
+  for (const file of listFiles(paths.raw()).filter((f) => f.endsWith('.jsonl'))) await check(() => (isEvaluatorVerdicts(file) ? verdictProblems(file, ledger) : runProblems(file, ledger)));
   // 5. the tables and figures: regenerated from data/raw into a temp folder, byte-identical to their manifests
   await check(() => verifyAnalysis(), (message) => `reanalysis failed: ${message}`);
   // 6. the registered outputs: each promise of a prereg kept in analysis/out and in the paper

@@ -3,11 +3,12 @@
 // counted by hand from a handful of re-scored traces.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditRows } from '../../analysis/evaluator-audit.ts';
+import { attachVerdicts, auditRows, type RecordedVerdict } from '../../analysis/evaluator-audit.ts';
+import type { EvaluatorVerdict } from '../../core/contracts.ts';
 import type { Rescored } from '../../analysis/rescore.ts';
 
 const trace = (r: Partial<Rescored>): Rescored => ({
-  file: 'f', browser: 'chromium', arm: 'real-apps', arm_version: 2, condition_id: 'c', policy: 'p', app: 'wordpress', layer: 'verification', transport: null,
+  file: 'f', line: 1, browser: 'chromium', arm: 'real-apps', arm_version: 2, condition_id: 'c', policy: 'p', app: 'wordpress', layer: 'verification', transport: null,
   vts: false, apparent_success: true, false_completion: true, claim_false_completion: true, claim_done: true,
   fixed_wait_accept: false, network_accept: true, webarena_verified_accept: null, disagrees: [], ...r,
 });
@@ -49,4 +50,43 @@ test('a transport fault is named with the layer beneath it; a version-1 row with
   assert.ok(!rows.some((r) => r.evaluator === 'claim'));
   const lost = rows.find((r) => r.fault === 'lost-response' && r.evaluator === 'page')!;
   assert.deepEqual([lost.false_accept_n, lost.false_reject_n, lost.stored_n], [0, 0, 1]);
+});
+
+const verdict = (v: Partial<EvaluatorVerdict>): RecordedVerdict => ({
+  file: 'data/raw/evaluators/webarena-verified/run.jsonl', line: 1,
+  verdict: {
+    schema: 'evaluator-verdict/1', evaluator: 'webarena-verified', evaluator_version: '1.2.3', evaluator_checksum: 'e', data_checksum: 'd',
+    run_file: 'f', run_sha256: 'a'.repeat(64), line: 1, condition_id: 'c', policy: 'p', task_id: 1, score: 1, status: 'success', accept: true,
+    parts: [], error_msg: null, ledger_head: 'h', commit: 'c0', scored_at: '2026-12-06T00:00:00Z', load: [0, 0, 0], ...v,
+  },
+});
+
+test('a registered WebArena-Verified verdict is set on the trace it names, by run file, sha256 and line; anything else is a problem', () => {
+  const rows = [trace({}), trace({ line: 2, policy: 'verification-aware', vts: true, false_completion: false, claim_false_completion: false })];
+  const result = { rows, runSha256: new Map([['f', 'a'.repeat(64)]]) };
+  const problems = attachVerdicts(result, [
+    verdict({}),
+    verdict({ line: 2, policy: 'verification-aware', accept: false, score: 0 }),
+    verdict({ line: 2, policy: 'verification-aware' }), // a second verdict on line 2
+    verdict({ line: 3 }), // no such trace
+    verdict({ line: 1, policy: 'selector-only' }), // line 1 is another policy's
+    verdict({ run_file: 'g' }), // not a re-scored run
+  ]);
+  assert.deepEqual([rows[0]!.webarena_verified_accept, rows[1]!.webarena_verified_accept], [true, false]);
+  assert.equal(problems.length, 4);
+  assert.match(problems[0]!, /a second webarena-verified verdict on f line 2/);
+  assert.match(problems[1]!, /names line 3 of f/);
+  assert.match(problems[2]!, /names line 1 of f as c selector-only/);
+  assert.match(problems[3]!, /names g, which is not a re-scored run file/);
+  // its row in the audit: it credits the unstored trace and rejects the stored one
+  const cell = auditRows(rows).find((r) => r.fault === 'verification' && r.evaluator === 'webarena-verified')!;
+  assert.deepEqual([cell.n, cell.false_accept_n, cell.false_reject_n], [2, 1, 1]);
+  assert.equal(auditRows([trace({})]).find((r) => r.evaluator === 'webarena-verified'), undefined, 'no verdict: no row');
+});
+
+test('a run file changed since it was scored: its verdicts are not used', () => {
+  const rows = [trace({})];
+  const problems = attachVerdicts({ rows, runSha256: new Map([['f', 'b'.repeat(64)]]) }, [verdict({})]);
+  assert.equal(rows[0]!.webarena_verified_accept, null);
+  assert.deepEqual(problems, ['data/raw/evaluators/webarena-verified/run.jsonl:1: f has changed since webarena-verified scored it (its sha256 differs)']);
 });
