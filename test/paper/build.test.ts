@@ -109,7 +109,7 @@ test('every analysis table is in the paper, with its heading and the query that 
   assert.ok(built.html.includes('href="../../analysis/verdicts.ts"'));
   assert.ok(built.html.includes('href="../../analysis/deviations.ts"'));
   assert.doesNotMatch(built.html, /\{\{|\}\}/);
-  assert.equal(built.figures.length, 7);
+  assert.equal(built.figures.length, 8);
 });
 
 test('numbers come from the tables; missing data and missing explanations are said plainly', () => {
