@@ -90,6 +90,17 @@ export interface LayersFields {
     sha256: string | null;
   };
   /**
+   * a BrowserGym episode's own account (make run-browsergym, arm agent): how it ended (its agent's claim; its step limit, reached with no claim: the episode was cut; or a loop that stopped short of both), its steps and step limit, and what BrowserGym's loop ended with (its reward, which is the harness's VTS as the task answered it; terminated, truncated), null where the loop gave no account (it raised, or it was killed)
+   */
+  browsergym?: {
+    ended: "claim" | "step_limit" | "stopped";
+    steps: number | null;
+    max_steps: number | null;
+    reward: number | null;
+    terminated: boolean | null;
+    truncated: boolean | null;
+  };
+  /**
    * scoring boundary: ms after the policy's last action (main) or after the one target action (horizon)
    */
   horizon_ms: number;

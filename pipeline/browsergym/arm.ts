@@ -70,12 +70,13 @@ export function browsergymPlan(options: { identity: AgentIdentity; timeoutMs: nu
         throw error;
       }
       const { result, ...outcome } = traced;
-      const { error } = await episode.finish(outcome);
+      const { error, account } = await episode.finish(outcome);
       return {
         condition_id: task.condition_id,
         policy: identity.name,
         agent: { name: identity.name, command: identity.command, sha256: identity.sha256 },
         ...claimedOutcome(outcome, error ? { ...result, claim: null, error } : result),
+        ...(account && !error ? { browsergym: account } : {}),
       };
     },
   };

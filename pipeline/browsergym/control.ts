@@ -10,8 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sendJson } from '../../fixtures/server.ts';
 
-export type ControlStep = 'setup' | 'opened' | 'moment' | 'end';
-const steps: readonly ControlStep[] = ['setup', 'opened', 'moment', 'end'];
+export type ControlStep = 'setup' | 'opened' | 'moment' | 'end' | 'result';
+const steps: readonly ControlStep[] = ['setup', 'opened', 'moment', 'end', 'result'];
 
 export interface ControlAnswer { status: number; body: unknown }
 export type EpisodeHandler = (step: ControlStep, body: unknown) => Promise<ControlAnswer>;

@@ -8,7 +8,11 @@
 //       start page ─▶ POST /opened ─▶ stage.open resolves ─▶ app.agentBegins ─▶ agent.run(): the
 //       agent acts; the watch reports through POST /moment ─▶ its claim: POST /end ─▶ agent.run
 //       resolves (the agent's return) ─▶ scored at the boundary ─▶ finish(outcome): /end answered
-//       with VTS (the task's reward) ─▶ BrowserGym closes; the process exits (or is killed)
+//       with VTS (the task's reward) ─▶ BrowserGym closes; POST /result: what its loop ended with
+//       (reward, steps, terminated, truncated) ─▶ the process exits (or is killed)
+//
+// An episode with no claim ends in the task's teardown with "not done", and /end says why: its step
+// limit (`step_limit`: the episode was cut, its own outcome in the row) or a loop that stopped short.
 //
 // The agent's failures are the row's: a process that exits or hangs, before its page is open (a
 // missing venv or module, a bad --agent) or after, is an error row (no claim), scored like every
@@ -24,6 +28,10 @@ import { bindingWatch, watchBindings, type LayersOutcome, type PageMoments, type
 import { startAgentProcess, type AgentExit, type AgentProcess } from '../agents/agent-process.ts';
 import type { Agent, AgentResult, Claim } from '../agents/contract.ts';
 import type { ControlAnswer, ControlServer, ControlStep } from './control.ts';
+import type { LayersRow } from '../../core/contracts.ts';
+
+/** the episode's own account, as the row keeps it (schemas/trace.schema.json, browsergym) */
+export type EpisodeAccount = NonNullable<LayersRow['browsergym']>;
 
 /** Python's Playwright hands the watch's reports over between its own calls (the task pumps them while it waits): room for that */
 export const EPISODE_REPORT_GRACE_MS = 500;
@@ -53,8 +61,8 @@ export interface EpisodeOptions {
 export interface Episode {
   stage: Stage;
   agent: Agent;
-  /** answers the claim with the score, waits for the process to end; an error when it failed after its claim */
-  finish(outcome: LayersOutcome | null): Promise<{ error: string | null }>;
+  /** answers the claim with the score, waits for the process to end; an error when it failed after its claim, and the episode's account when it gave a claim */
+  finish(outcome: LayersOutcome | null): Promise<{ error: string | null; account: EpisodeAccount | null }>;
 }
 
 function deferred<T>() {
@@ -78,6 +86,7 @@ export function browsergymEpisode(o: EpisodeOptions): Episode {
   let timer: NodeJS.Timeout | undefined;
   let endReply: ((a: ControlAnswer) => void) | null = null;
   let claim: Claim | null = null;
+  let account: EpisodeAccount | null = null;
   const opened = deferred<{ startUrl: string }>();
   const ended = deferred<AgentResult>();
   // stage.open may reject before anyone awaits agent.run
@@ -127,11 +136,29 @@ export function browsergymEpisode(o: EpisodeOptions): Episode {
         const given: Claim | null = c && typeof c.done === 'boolean' ? (typeof c.message === 'string' ? { done: c.done, message: clip(c.message) } : { done: c.done }) : null;
         if (!given || !isValid('claim', given)) return answer(400, { error: 'a claim is {done: true|false, message?: "…"}' });
         const actions = Number.isInteger(b.actions) && (b.actions as number) >= 0 ? (b.actions as number) : undefined;
+        const endedBy = b.ended === 'claim' || b.ended === 'step_limit' || b.ended === 'stopped' ? b.ended : null;
+        if (!endedBy) return answer(400, { error: 'an end says how the episode ended: claim, step_limit or stopped' });
+        const maxSteps = Number.isInteger(b.max_steps) && (b.max_steps as number) >= 1 ? (b.max_steps as number) : null;
+        account = { ended: endedBy, steps: actions ?? null, max_steps: maxSteps, reward: null, terminated: null, truncated: null };
         phase = 'claimed';
         claim = given;
         clearTimeout(timer);
         ended.resolve({ claim: given, error: null, ...(actions === undefined ? {} : { actions }) });
         return new Promise<ControlAnswer>((resolve) => { endReply = resolve; });
+      }
+      case 'result': {
+        // the loop's own account, after the claim was answered and before the process exits
+        if ((phase !== 'claimed' && phase !== 'over') || !account) return answer(409, { error: `a result after ${phase}` });
+        const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+        const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
+        account = {
+          ...account,
+          reward: num(b.reward),
+          terminated: bool(b.terminated),
+          truncated: bool(b.truncated),
+          ...(Number.isInteger(b.steps) && (b.steps as number) >= 0 ? { steps: b.steps as number } : {}),
+        };
+        return answer(200, {});
       }
     }
   };
@@ -207,7 +234,7 @@ export function browsergymEpisode(o: EpisodeOptions): Episode {
         if (wasClaimed && graceful && e && (e.code !== 0 || e.signal)) error = `crash: the episode's process exited with ${e.code ?? e.signal} after the episode ended: the agent or its loop raised, so no claim stands (its log: ${o.logFile})`;
       }
       o.control.close(token);
-      return { error };
+      return { error, account };
     },
   };
 }

@@ -52,6 +52,12 @@ await main({
       `layers/agent ${identity.name} chromium (BrowserGym): ${result.rows.length} rows in ${shownPath(result.file)}\n\n` +
         `${runSummary(result.rows, [{ name: 'agent_by_layer', hide: ['browser', 'agent', 'agent_sha256', 'as_rate', 'claimed_rate', 'median_latency_ms'] }])}\n`,
     );
+    // an episode BrowserGym cut at its step limit has no claim of its own (issue 50 item 4): say so, with the limit
+    const cut = result.rows.filter((r) => (r as { browsergym?: { ended: string } }).browsergym?.ended === 'step_limit');
+    if (cut.length) {
+      const limits = [...new Set(cut.map((r) => (r as { browsergym?: { max_steps: number | null } }).browsergym?.max_steps))].join(', ');
+      process.stdout.write(`\ncut at its step limit: ${cut.length} of ${result.rows.length} episodes (limit ${limits} steps, set with --max-steps N in AGENT): the claim of each is not done, made by the task, not the agent\n`);
+    }
     // a run of your own ends with one line: how it did, and how to see it beside the registered
     if (output) process.stdout.write(`\n${runOneLine(result.rows as never, shownPath(output.folder))}\n`);
     const errors = result.rows.filter((r) => r.error).length;

@@ -45,7 +45,7 @@ test('an episode: setup and opened open the stage, the watch reports, the claim 
   assert.deepEqual(result, { claim: { done: true, message: 'saved' }, error: null, actions: 3 });
   assert.equal(e.seen.success.length, 1, 'the success moment reached the trace');
   const finished = await e.episode.finish(scored);
-  assert.deepEqual(finished, { error: null });
+  assert.deepEqual(finished, { error: null, account: { ended: 'claim', steps: 3, max_steps: 10, reward: 1, terminated: true, truncated: false } }, 'the loop\'s own account, its reward beside VTS');
   const lines = fs.readFileSync(e.logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const setup = lines.find((l) => l.setup).setup.body;
   assert.equal(setup.instruction, task.instruction);
@@ -59,7 +59,17 @@ test('a task that sets up another condition is refused, and the attempt fails', 
   const e = await episodeWith('wrong-task');
   t.after(e.cleanup);
   await assert.rejects(e.episode.stage.open('http://127.0.0.1:9/', { surfaceHeld: false, moments: e.moments }), /this episode is rstackbench\.cards-baseline-01; the task set up "rstackbench\.cards-baseline-02"/);
-  assert.deepEqual(await e.episode.finish(null), { error: null });
+  assert.deepEqual(await e.episode.finish(null), { error: null, account: null });
+});
+
+test('an episode cut at its step limit (issue 50 item 4): the claim is not done, and the account says step_limit, with the limit', async (t) => {
+  const e = await episodeWith('step-limit');
+  t.after(e.cleanup);
+  await e.episode.stage.open('http://127.0.0.1:9/', { surfaceHeld: false, moments: e.moments });
+  const result = await e.episode.agent.run({ task: { instruction: task.instruction, start_url: '' } });
+  assert.deepEqual(result.claim, { done: false, message: 'no message to the user: the episode ended at its step limit (10 steps)' });
+  const finished = await e.episode.finish({ vts: false, apparent_success: false } as LayersOutcome);
+  assert.deepEqual(finished, { error: null, account: { ended: 'step_limit', steps: 10, max_steps: 10, reward: 0, terminated: false, truncated: true } });
 });
 
 test('a process that ends before its page is open is the row\'s error (issue 50 item 2): no claim, naming its exit and its log; the attempt stands', async (t) => {
@@ -98,6 +108,8 @@ test('the control endpoint: an unknown episode is 404, a body that is not JSON 4
   const { control: url } = JSON.parse(fs.readFileSync(e.logFile, 'utf8').split('\n').find((l) => l.includes('"control"'))!);
   assert.equal((await fetch(`${url}/end`, { method: 'POST', body: 'not json' })).status, 400);
   assert.equal((await fetch(`${url}/end`, { method: 'POST', body: JSON.stringify({ claim: { done: 'yes' } }) })).status, 400);
+  assert.equal((await fetch(`${url}/end`, { method: 'POST', body: JSON.stringify({ claim: { done: true } }) })).status, 400, 'an end that does not say how the episode ended');
+  assert.equal((await fetch(`${url}/result`, { method: 'POST', body: JSON.stringify({ reward: 1 }) })).status, 409, 'a result before the claim');
   assert.equal((await fetch(`${url}/setup`, { method: 'POST', body: '{}' })).status, 409, 'setup once');
   await e.episode.finish(null);
   assert.equal((await fetch(`${url}/end`, { method: 'POST', body: '{}' })).status, 404, 'a finished episode answers nothing');

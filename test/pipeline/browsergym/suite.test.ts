@@ -106,6 +106,8 @@ test(`a scripted BrowserGym agent through the suite, one condition per layer: re
     assert.equal(Number(ended[2]), want.vts ? 1 : 0, `reward: ${what}`);
     assert.equal(ended[3], 'True', `the claim ended the episode: ${what}`);
     assert.equal(Number(ended[1]), row.actions, `its steps are the row's actions: ${what}`);
+    // the loop's own account in the row, BrowserGym's reward beside VTS (issue 50 item 4)
+    assert.deepEqual(row.browsergym, { ended: 'claim', steps: row.actions, max_steps: 10, reward: want.vts ? 1 : 0, terminated: true, truncated: false }, what);
     assert.equal(row.false_completion, want.claimDone && !want.vts, what);
     // the watch saw the success line the agent claimed on: AS exactly where it claimed done
     assert.equal(row.apparent_success, want.claimDone, `AS: ${what}`);
@@ -129,6 +131,34 @@ test(`a scripted BrowserGym agent through the suite, one condition per layer: re
   assert.equal(all.claimed_n, designedAll.filter((d) => d.claimDone).length);
   assert.equal(all.vts_n, designedAll.filter((d) => d.vts).length);
   assert.equal(all.fc_n, designedAll.filter((d) => d.claimDone && !d.vts).length);
+});
+
+test('an episode cut at its step limit (issue 50 item 4): its own outcome in the row, the limit with it, and BrowserGym\'s reward beside VTS', { timeout: 10 * 60_000 }, async (t) => {
+  assert.ok(installed, `the suite's venv is not there (${suitePython}): ${install}`);
+  const tree = makeTree({ tasks: true });
+  t.after(() => { tree.cleanup(); delete process.env.RSTACK_ROOT; });
+  tree.write(agentFile, agentSource);
+  await freeze('test');
+  // the scripted agent looks, selects its record and saves, then claims: two steps cannot hold its claim
+  const command = `${suitePython} -m browsergym.rstackbench.episode --agent ${agentFile}:ScriptedAgent --max-steps 2`;
+  const run = await runScript(tree, 'browsergym/run-browsergym.ts', ['--smoke', '--only', '^cards-baseline-01$', '--agent', command, '--agent-files', agentFile, '--agent-name', 'scripted-cut']);
+  assert.equal(run.exitCode, 0, run.stderr);
+  // a smoke run of one's own goes to its folder under runs/, laid out like the data root
+  const folder = tree.file('runs/run-browsergym-scripted-cut');
+  const file = (fs.readdirSync(folder, { recursive: true }) as string[]).find((f) => /layers-agent-scripted-cut-chromium[^/]*\.jsonl$/.test(f));
+  assert.ok(file, `a run file under ${folder}: ${run.stdout}`);
+  const [row] = readJsonl<LayersRow>(path.join(folder, file), { schema: 'trace' });
+  const what = JSON.stringify(row);
+  assert.equal(row!.error, null, what);
+  assert.deepEqual(row!.claim, { done: false, message: 'no message to the user: the episode ended at its step limit (2 steps)' }, what);
+  assert.equal(row!.browsergym!.ended, 'step_limit', what);
+  assert.equal(row!.browsergym!.max_steps, 2, what);
+  assert.equal(row!.browsergym!.steps, 2, what);
+  assert.equal(row!.browsergym!.truncated, true, what);
+  // no claim, so the task never rewarded it, whatever the store holds
+  assert.equal(row!.browsergym!.reward, 0, what);
+  assert.equal(row!.false_completion, false, what);
+  assert.match(run.stdout, /cut at its step limit: 1 of 1 episodes \(limit 2 steps, set with --max-steps N in AGENT\)/);
 });
 
 test('a registered run of a BrowserGym agent needs a frozen prereg that names it; Firefox is refused', async (t) => {

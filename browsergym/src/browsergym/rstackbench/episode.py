@@ -11,6 +11,8 @@
           or agent args (AbstractAgentArgs: make_agent, as AgentLab's GenericAgentArgs)
             ─▶ the experiment loop of its framework: AgentLab's ExpArgs for AgentLab's agents,
                else browsergym.experiments' (set_benchmark and prepare first, as a Study does)
+    ─▶ POST /result: what the loop ended with (BrowserGym's reward, steps, terminated, truncated),
+       kept in the row beside the harness's own VTS
     ─▶ exit 0 when the episode ran to its end (the task told the harness the claim), 1 when the
        agent or the environment raised (the harness records an error row, never a claim).
 
@@ -21,6 +23,7 @@ given the task's name, the condition's layer, severity or faults.
 from __future__ import annotations
 
 import argparse
+import json
 import importlib
 import importlib.util
 import os
@@ -32,7 +35,9 @@ from typing import Any
 
 import gymnasium as gym
 
+from . import control
 from .benchmark import DEFAULT_MAX_STEPS, benchmark
+from .task import MAX_STEPS_ENV
 
 TASK_ENV = "RSTACKBENCH_BROWSERGYM_TASK"
 EXP_DIR_ENV = "RSTACKBENCH_EXP_DIR"
@@ -80,8 +85,20 @@ def run_agent(agent: Any, task: str, env_args: Any) -> None:
             steps += 1
     finally:
         env.close()
-    # what BrowserGym gave the loop, for the episode's log
+    # what BrowserGym gave the loop, for the episode's log and the row
     print(f"rstackbench episode: {steps} steps, reward {float(reward)}, terminated {terminated}, truncated {truncated}", file=sys.stderr)
+    report(float(reward), steps, bool(terminated), bool(truncated))
+
+
+def report(reward: float | None, steps: int | None, terminated: bool | None, truncated: bool | None) -> None:
+    """The loop's own account of the episode, for the row (the harness accepts it until the process exits).
+
+    The claim was made and scored before this: an account that cannot be delivered leaves the row
+    without it, never the claim void."""
+    try:
+        control.post("/result", {"reward": reward, "steps": steps, "terminated": terminated, "truncated": truncated})
+    except Exception as error:  # noqa: BLE001 - said in the episode's log, the claim stands
+        print(f"rstackbench episode: its account did not reach the harness: {error}", file=sys.stderr)
 
 
 def run_agent_args(agent_args: Any, task: str, env_args: Any, bench: Any) -> None:
@@ -101,6 +118,11 @@ def run_agent_args(agent_args: Any, task: str, env_args: Any, bench: Any) -> Non
         exp.run()
         if exp.err_msg:
             raise RuntimeError(f"{exp.err_msg}\n{exp.stack_trace or ''}")
+        # the loop's summary of the episode (its summary_info.json: cum_reward, n_steps, terminated, truncated)
+        summary_file = Path(exp.exp_dir) / "summary_info.json"
+        summary = json.loads(summary_file.read_text()) if summary_file.is_file() else {}
+        reward = summary.get("cum_reward")
+        report(float(reward) if isinstance(reward, (int, float)) else None, summary.get("n_steps"), summary.get("terminated"), summary.get("truncated"))
     finally:
         agent_args.close()
 
@@ -116,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     task = os.environ.get(TASK_ENV)
     if not task:
         parser.error(f"{TASK_ENV} is not set: the harness runs this (make run-browsergym AGENT=\"...\")")
+    if args.max_steps < 1:
+        parser.error(f"--max-steps takes a positive number of steps, not {args.max_steps}")
+    # the task tells the harness when an episode ended at its limit (task.py), not the agent
+    os.environ[MAX_STEPS_ENV] = str(args.max_steps)
+    print(f"rstackbench episode: {task}, step limit {args.max_steps} (--max-steps)", file=sys.stderr)
 
     import browsergym.rstackbench  # registers the tasks
 

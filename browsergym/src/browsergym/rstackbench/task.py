@@ -10,8 +10,9 @@
          its message to the user (send_msg_to_user: done) or report_infeasible (not done)
          ─▶ POST /end with the claim: the harness scores at the boundary, VTS from the server's
          store, AS from the watch ─▶ reward = VTS (1.0 or 0.0), done
-    BrowserEnv.close ─▶ teardown(): an episode that ended without a claim (its step limit) ends
-         here: the claim is "not done"
+    BrowserEnv.close ─▶ teardown(): an episode that ended without a claim ends here: the claim is
+         "not done", and /end says why: its step limit (`step_limit`, the episode's own outcome in
+         the row) or a loop that stopped short of it (`stopped`)
 
 The task never reads the store or the page to score: the harness does, as for every agent. The
 agent gets the instruction and the page; the condition's layer, severity and faults stay in the
@@ -20,6 +21,7 @@ harness (the task's name is the condition id, as BrowserGym names tasks; agents 
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from typing import Any
@@ -32,6 +34,13 @@ from .chromium import use_debian_chromium
 
 # how long /end may take: the boundary is at most the agent's last save + 100 ms, plus the harness's grace
 END_TIMEOUT_S = 120.0
+# the episode's step limit, as the episode's process set it (episode.py --max-steps); the task itself is not told
+MAX_STEPS_ENV = "RSTACKBENCH_MAX_STEPS"
+
+
+def max_steps() -> int | None:
+    value = os.environ.get(MAX_STEPS_ENV, "")
+    return int(value) if value.isdigit() else None
 
 
 def claim_of(chat_messages: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -102,18 +111,21 @@ class RStackBenchTask(AbstractBrowserTask):
         claim = claim_of(chat_messages)
         if claim is None:
             return 0.0, False, "", {}
-        self._end(claim)
+        self._end(claim, "claim")
         return self._reward(), True, "", {"rstackbench": self._score}
 
     def teardown(self) -> None:
         # the episode's end without a claim (its step limit, or the loop stopped): not done
         if self._context is not None and self._score is None:
-            self._end({"done": False, "message": f"no message to the user: the episode ended after {self._steps} steps"})
+            limit = max_steps()
+            ended = "step_limit" if limit is not None and self._steps >= limit else "stopped"
+            why = f"its step limit ({limit} steps)" if ended == "step_limit" else f"the loop stopped after {self._steps} steps"
+            self._end({"done": False, "message": f"no message to the user: the episode ended at {why}"}, ended)
 
     def _reward(self) -> float:
         return 1.0 if self._score and self._score["vts"] else 0.0
 
-    def _end(self, claim: dict[str, Any]) -> None:
+    def _end(self, claim: dict[str, Any], ended: str) -> None:
         """Sends the claim and waits for the score, letting the watch's reports through meanwhile.
 
         Playwright for Python hands a page's binding calls over only while a Playwright call is under
@@ -124,7 +136,7 @@ class RStackBenchTask(AbstractBrowserTask):
 
         def send() -> None:
             try:
-                result["score"] = control.post("/end", {"claim": claim, "actions": self._steps}, timeout_s=END_TIMEOUT_S)
+                result["score"] = control.post("/end", {"claim": claim, "actions": self._steps, "ended": ended, "max_steps": max_steps()}, timeout_s=END_TIMEOUT_S)
             except Exception as error:  # handed to the caller below
                 result["error"] = error
 
