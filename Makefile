@@ -21,6 +21,8 @@ unexport ARGS
 PASS_ARGS := $(if $(strip $(value ARGS)),--rstack-args-from-env,)
 # ARM_B=0 make reproduce: skip Arm B (no WordPress, MariaDB, Apache, PHP installed or started)
 ARM_B ?= 1
+# ARM_REAL=0 make reproduce REDO=1: skip the real-application and transport arms (no WordPress or MediaWiki started for them)
+ARM_REAL ?= 1
 # REDO=1 make reproduce: every arm again from nothing into a scratch folder, each compared with its
 # registered run; the registered record stays untouched (pipeline/steps/reproduce-redo.ts)
 REDO ?= 0
@@ -172,9 +174,9 @@ else
 	@echo "reproduce: Arm B: installs Debian's wordpress, apache2, libapache2-mod-php, php-mysql, php-cli, mariadb-server if missing, starts them on 127.0.0.1 only, stops them after (ARM_B=0 skips this)" >&2
 endif
 ifeq ($(SLURM),1)
-	@$(RSTACKBENCH) slurm --target reproduce $(SLURM_OWN) -- $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(PASS_ARGS)
+	@$(RSTACKBENCH) slurm --target reproduce $(SLURM_OWN) -- $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter 0,$(ARM_REAL)),--skip-real-apps,) $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(PASS_ARGS)
 else
-	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(REDO_ARGS) $(PASS_ARGS)
+	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter 0,$(ARM_REAL)),--skip-real-apps,) $(REDO_ARGS) $(PASS_ARGS)
 	@$(RSTACKBENCH) verify
 endif
 else

@@ -40,6 +40,7 @@ import { parseShard, runPrefixOf } from '../kernel/run.ts';
 import { mergeShards, shardFiles, type MergePlan } from '../kernel/merge.ts';
 import { frozenPlanFiles } from '../pilot/plan-file.ts';
 import { armBBrowsers, armBRegisteredWorkers } from '../evidence/arm-b/run-arm-b.ts';
+import { adoptedWorkers, summaryTablesFor } from '../layers/real-apps/arm.ts';
 import { manifestPath, readManifest } from '../evidence/arm-b/manifest.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
@@ -116,9 +117,30 @@ function armBArm(workers: number): Arm {
   };
 }
 
-/** Every arm make reproduce runs, in its order: layers in Chromium, the pilot's frozen plans, layers in Firefox, the evidence arms. */
-export function redoArms(options: { workers: RedoWorkers; armB: boolean; planFiles: string[] }): Arm[] {
+/** The real-application arms' version in force: version 2 (prereg/layers-real-apps-amendment-1.md supersedes version 1). */
+const REAL_APPS_REDO_VERSION = 2;
+
+/**
+ * The real-applications arm (version in force) or the transport arm in one browser, on WordPress and
+ * MediaWiki (its run target starts them when they are not running, on 127.0.0.1, and stops them after):
+ * one store per worker, as many workers as its amendment adopted in that browser (or WORKERS, fewer).
+ */
+function realAppArm(arm: 'real-apps' | 'transport', browser: BrowserName, w: RedoWorkers): Arm {
+  const version = arm === 'real-apps' ? REAL_APPS_REDO_VERSION : 1;
+  const workers = Math.min(w.layers ?? Infinity, adoptedWorkers(arm, version, browser).workers);
+  const prefix = arm === 'real-apps' ? `layers-real-apps-v${version}-${browser}` : `layers-transport-${browser}`;
+  return {
+    name: `${arm}-${browser}`, study: 'layers', browser, verb: `run-${arm}`,
+    args: ['--browser', browser, ...(arm === 'real-apps' ? ['--version', String(version)] : []), '--workers', String(workers)], workers,
+    naming: { study: 'layers', arm, prefix, stamped: true }, plan: null,
+    tables: arm === 'real-apps' ? summaryTablesFor(version) : [{ name: 'layers_transport', hide: ['browser'] }], sliceable: true,
+  };
+}
+
+/** Every arm make reproduce runs, in its order: layers in Chromium, the pilot's frozen plans, layers in Firefox, the evidence arms, the real applications and their transport faults (realApps), Arm B. */
+export function redoArms(options: { workers: RedoWorkers; armB: boolean; realApps?: boolean; planFiles: string[] }): Arm[] {
   const w = options.workers;
+  const realApps = options.realApps ?? true;
   return [
     layersArm('main', 'chromium', layersWorkers(w, 'chromium')),
     layersArm('horizon', 'chromium', layersWorkers(w, 'chromium')),
@@ -127,6 +149,7 @@ export function redoArms(options: { workers: RedoWorkers; armB: boolean; planFil
     layersArm('horizon', 'firefox', layersWorkers(w, 'firefox')),
     evidenceArm('controlled', evidenceWorkers(w, 'controlled')),
     evidenceArm('arm-a', evidenceWorkers(w, 'arm-a')),
+    ...(realApps ? (['chromium', 'firefox'] as const).flatMap((b) => [realAppArm('real-apps', b, w), realAppArm('transport', b, w)]) : []),
     ...(options.armB ? [armBArm(armBWorkers(w))] : []),
   ];
 }
@@ -278,7 +301,7 @@ function checkScratch(scratch: string): void {
   if (within(root(), scratch) || within(scratch, paths.data()) || within(scratch, paths.manifests())) throw new UsageError(messages.redo.scratchInRecord(scratch));
 }
 
-export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: string | null; firefoxPath?: FirefoxPath; armB: boolean; arms?: string[]; only?: string; shard?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
+export async function reproduceRedo(options: { scratch?: string; workers: RedoWorkers; chromium: string | null; firefoxPath?: FirefoxPath; armB: boolean; realApps?: boolean; arms?: string[]; only?: string; shard?: string }): Promise<{ summary: RedoSummary; file: string; exit: number }> {
   // the registered runs are looked up in the root: this process never writes, its children write to the scratch folder
   delete process.env.RSTACK_SCRATCH;
   const startedAt = new Date();
@@ -297,7 +320,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
   if (busy.length) throw new RStackError(messages.redo.registeredBusy(busy.map((s) => s.session)), { exitCode: 2 });
   const planFiles = frozenPlanFiles(gated.entry).map((f) => path.join(root(), f));
   if (!planFiles.length) log({ kind: 'info', message: messages.redo.pilotSkipped() });
-  const every = redoArms({ workers: options.workers, armB: options.armB, planFiles });
+  const every = redoArms({ workers: options.workers, armB: options.armB, realApps: options.realApps ?? true, planFiles });
   for (const name of options.arms ?? []) if (!every.some((a) => a.name === name)) throw new UsageError(messages.redo.unknownArm(name, every.map((a) => a.name)));
   const chosen = options.arms ? every.filter((a) => options.arms!.includes(a.name)) : every;
   if (options.only !== undefined && chosen.some((a) => !a.sliceable)) throw new UsageError(messages.redo.onlyArmB());
@@ -374,7 +397,7 @@ if (isMain(import.meta.url)) {
   await main({
     name: 'make reproduce REDO=1',
     summary: 'rerun every arm of make reproduce from nothing into a scratch folder and compare each with its registered run; the registered record stays untouched',
-    usage: 'make reproduce REDO=1 [ARM_B=0] [WORKERS=n] [ARGS="--scratch DIR --arms main-chromium,controlled"]',
+    usage: 'make reproduce REDO=1 [ARM_B=0] [ARM_REAL=0] [WORKERS=n] [ARGS="--scratch DIR --arms main-chromium,controlled"]',
     options: {
       scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)' },
       workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
@@ -382,7 +405,8 @@ if (isMain(import.meta.url)) {
       chromium: { type: 'string', default: 'shell', help: `the Chromium arms' binary: ${chromiumChoiceHelp}; the scratch run log records which` },
       'firefox-path': { type: 'string', default: process.env.FIREFOX_TRIAL_PATH || undefined, help: `the Firefox arms' path: ${firefoxPathHelp}; default FIREFOX_TRIAL_PATH, else each arm's own (lean where an amendment adopted it, else playwright); the scratch run log records lean` },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
-      arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, arm-b)' },
+      'skip-real-apps': { type: 'boolean', default: false, help: 'leave the real-application and transport arms out (make reproduce ARM_REAL=0): no WordPress or MediaWiki started for them' },
+      arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, real-apps-chromium, transport-chromium, real-apps-firefox, transport-firefox, arm-b)' },
       only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },
       shard: { type: 'string', help: 'i/n: this machine\'s shard of every arm (units i, i+n, …), set beside the same units of the registered runs; run the n shards into copies of one scratch folder (on n machines, or one after another), bring them together, and a rerun without --shard merges each arm\'s shards and compares the whole' },
     },
@@ -396,6 +420,7 @@ if (isMain(import.meta.url)) {
         chromium: chromiumChoice(values.chromium),
         firefoxPath: values['firefox-path'] ? parseFirefoxPath(values['firefox-path']) : undefined,
         armB: !values['skip-arm-b'],
+        realApps: !values['skip-real-apps'],
         arms: values.arms?.split(',').map((s) => s.trim()).filter(Boolean),
         only: values.only,
         shard: values.shard,

@@ -253,6 +253,10 @@ export const summaryTables: SummaryTable[] = [
   { name: 'layers_real_apps', hide: ['browser', 'mean_actions'], where: (r) => r.family === 'all' },
 ];
 
+/** A run's end screen per arm version: version 2's rows are counted by its own table (version 1's counts rows without a version). */
+export const summaryTablesFor = (version: number): SummaryTable[] =>
+  version >= 2 ? [{ name: 'layers_real_apps_v2', hide: ['browser'], where: (r) => r.family === 'all' }] : summaryTables;
+
 export const realAppsOptions = {
   browser: { type: 'string', help: 'chromium (default, or $BROWSER) or firefox' },
   version: { type: 'string', help: 'the arm version: 1 (registered, default) or 2 (the seed\'s Verification, a later save commits; the policies\' claims in the rows; at least 24 conditions per application and layer): registered once its amendment is frozen, --smoke before' },
@@ -283,7 +287,7 @@ export const realAppsCommand: Command<typeof realAppsOptions> = {
     } finally {
       await resources.close();
     }
-    process.stdout.write(`layers/real-apps ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTables)}\n`);
+    process.stdout.write(`layers/real-apps ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${runSummary(result.rows, summaryTablesFor(version))}\n`);
     const errors = result.rows.filter((r) => r.error).length;
     if (errors) log({ kind: 'warn', message: `${errors} traces recorded a policy error (see the rows' error field)` });
     return 0;

@@ -13,6 +13,7 @@ import { codeRoot } from '../../../core/paths.ts';
 import { run } from '../../helpers/run.ts';
 import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
 import { redoArms } from '../../../pipeline/steps/reproduce-redo.ts';
+import { adoptedWorkers } from '../../../pipeline/layers/real-apps/arm.ts';
 import { REGISTERED_MAX_WORKERS } from '../../../pipeline/evidence/matrix.ts';
 import { armBRegisteredWorkers } from '../../../pipeline/evidence/arm-b/run-arm-b.ts';
 import { manifestPath, readManifest } from '../../../pipeline/evidence/arm-b/manifest.ts';
@@ -183,4 +184,21 @@ test('the rerun runs Arm B at the trials its sample\'s amendment allows, one Fir
   assert.equal(armB(null).workers, most);
   assert.deepEqual(armB(1).args, ['--browser', 'firefox']);
   assert.deepEqual(armB(99).args.slice(2, 4), ['--workers', String(most)]);
+});
+
+test('the rerun holds the real-application and transport arms (issue 49 item 3): version in force, the workers its amendment adopted per browser, compared with the registered run of that version; --skip-real-apps leaves them out', () => {
+  const arms = redoArms({ workers: { layers: null, evidence: null }, armB: false, planFiles: [] });
+  const real = arms.filter((a) => /^(real-apps|transport)-/.test(a.name));
+  assert.deepEqual(real.map((a) => a.name), ['real-apps-chromium', 'transport-chromium', 'real-apps-firefox', 'transport-firefox']);
+  const chromium = real[0]!;
+  const adopted = adoptedWorkers('real-apps', 2, 'chromium').workers;
+  assert.deepEqual(chromium.args, ['--browser', 'chromium', '--version', '2', '--workers', String(adopted)]);
+  assert.equal(chromium.naming.prefix, 'layers-real-apps-v2-chromium', 'beside the registered version-2 run');
+  assert.equal(chromium.verb, 'run-real-apps');
+  assert.deepEqual(real[2]!.args, ['--browser', 'firefox', '--version', '2', '--workers', String(adoptedWorkers('real-apps', 2, 'firefox').workers)]);
+  assert.equal(real[1]!.naming.prefix, 'layers-transport-chromium');
+  // WORKERS=1 asks for fewer: one store at a time
+  const one = redoArms({ workers: { layers: 1, evidence: null }, armB: false, planFiles: [] }).find((a) => a.name === 'real-apps-chromium')!;
+  assert.deepEqual(one.args.slice(-2), ['--workers', '1']);
+  assert.equal(redoArms({ workers: { layers: null, evidence: null }, armB: false, realApps: false, planFiles: [] }).some((a) => /^(real-apps|transport)-/.test(a.name)), false);
 });
