@@ -7,7 +7,9 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeTree, runScript } from '../../helpers/tree.ts';
+import { makeTree, runScript, type Tree } from '../../helpers/tree.ts';
+import { readVerdicts } from '../../../analysis/evaluator-audit.ts';
+import { rescoreFiles } from '../../../analysis/rescore.ts';
 import { codeRoot } from '../../../core/paths.ts';
 import { TraceWriter } from '../../../pipeline/kernel/trace-writer.ts';
 import { ensureEvaluatorsVenv } from '../../../pipeline/evaluators/install.ts';
@@ -46,4 +48,19 @@ test('make rescore --webarena-verified: its evaluator credits the write answered
   assert.match(ran.stdout, /agree with their rows: 2 of 2/);
   assert.match(ran.stdout, /WebArena-Verified 1\.2\.3 \(HAR and claim\)\s+false accepts 1\/2 /);
   assert.match(ran.stdout, /network only \(the write got 2xx\/3xx\)\s+false accepts 1\/2 /);
+});
+
+test('make rescore on the registered record, from this checkout: every verdict of every trace that kept its files again, and WebArena-Verified\'s registered verdicts again from the same files', async () => {
+  // the record as committed, read where it is (nothing is written: rescore writes only with --register)
+  const record = { root: codeRoot } as Tree;
+  const traces = rescoreFiles([path.join(codeRoot, 'data/raw')])
+    .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LayersRow))
+    .filter((r) => r.attachments?.length).length;
+  const registered = readVerdicts(path.join(codeRoot, 'data/raw')).length;
+  assert.ok(traces > 0 && registered > 0, 'the record holds traces with files and registered verdicts');
+  const ran = await runScript(record, 'steps/rescore.ts', ['--webarena-verified']);
+  assert.equal(ran.exitCode, 0, ran.stderr);
+  assert.match(ran.stdout, new RegExp(`agree with their rows: ${traces} of ${traces}\\n`));
+  // a live verdict that differs from its registered one would be a problem, and the exit 1
+  assert.match(ran.stdout, new RegExp(`with WebArena-Verified's registered verdict: ${registered} \\(the live verdicts beside them`));
 });
