@@ -28,7 +28,7 @@ import type { EvaluatorVerdict } from '../core/contracts.ts';
 import { rescoreFiles, rescoreRuns, type RescoreResult, type Rescored } from './rescore.ts';
 import type { TableRow } from './tables.ts';
 
-export const EVALUATORS: readonly [string, (r: Rescored) => boolean | null][] = [
+const EVALUATORS: readonly [string, (r: Rescored) => boolean | null][] = [
   ['store', (r) => r.vts],
   ['page', (r) => r.apparent_success],
   ['claim', (r) => r.claim_done],
@@ -76,7 +76,7 @@ export function attachVerdicts(result: Pick<RescoreResult, 'rows' | 'runSha256'>
 }
 
 /** The fault a trace ran under: its layer, or its transport fault (with the layer beneath it when there is one). */
-export const faultOf = (r: Rescored) => (r.transport === null ? r.layer : r.layer === 'baseline' ? r.transport : `${r.layer}+${r.transport}`);
+const faultOf = (r: Rescored) => (r.transport === null ? r.layer : r.layer === 'baseline' ? r.transport : `${r.layer}+${r.transport}`);
 const LAYER_ORDER = ['all', 'baseline', 'access', 'perception', 'action', 'state', 'verification'];
 const faultRank = (f: string) => (LAYER_ORDER.includes(f) ? LAYER_ORDER.indexOf(f) : LAYER_ORDER.length);
 
@@ -127,7 +127,8 @@ export function auditRows(rescored: readonly Rescored[]): TableRow[] {
  * problem the reanalysis reports (make rescore names each).
  */
 export function evaluatorAudit(rawDir = paths.raw()): { rows: TableRow[]; problems: string[] } {
-  const { result, verdictProblems } = auditedTraces(rawDir);
+  const result = rescoreRuns(rescoreFiles([rawDir]), rel);
+  const verdictProblems = attachVerdicts(result, readVerdicts(rawDir));
   const disagreeing = result.rows.filter((r) => r.disagrees.length);
   return {
     rows: auditRows(result.rows),
@@ -137,10 +138,4 @@ export function evaluatorAudit(rawDir = paths.raw()): { rows: TableRow[]; proble
       ...disagreeing.map((r) => `evaluator_audit: ${r.file} ${r.condition_id} ${r.policy}: the files give another ${r.disagrees.join(', ')} than the row (make rescore)`),
     ],
   };
-}
-
-/** Every registered trace that kept its files, re-scored, with the recorded verdicts of other evaluators set on it (the report recounts the audit from these). */
-export function auditedTraces(rawDir = paths.raw()): { result: RescoreResult; verdictProblems: string[] } {
-  const result = rescoreRuns(rescoreFiles([rawDir]), rel);
-  return { result, verdictProblems: attachVerdicts(result, readVerdicts(rawDir)) };
 }

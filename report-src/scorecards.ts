@@ -8,8 +8,6 @@
 //   data/raw rows, grouped by key ─┘        (k, n recounted; Wilson interval recomputed: core/stats.ts)
 import { wilson } from '../core/stats.ts';
 import { RStackError } from '../core/errors.ts';
-import { auditedTraces, EVALUATORS, faultOf } from '../analysis/evaluator-audit.ts';
-import type { Rescored } from '../analysis/rescore.ts';
 import type { ReportRecord, Row, Table } from './record.ts';
 
 /** A registered trace row with its place in the report (its global index). */
@@ -59,10 +57,6 @@ const transportCondition = (r: Row) => (!r.transport && !r.also ? `control ${r.l
 // a drift shows as a recount mismatch)
 const inEvidenceRecord = (r: Row) => r.study === 'evidence' && ((r.arm !== 'arm-b' && r.arm !== 'arm-b-contracts') || (r.arm === 'arm-b' && String(r.condition_id).split('/')[0] === 'wordpress-local'));
 const perPolicy = (r: Row, base: (p: string) => Key): Key[] => Object.keys(r.verdicts ?? {}).map(base);
-
-/** The registered real-application traces that kept their files, each with every evaluator's verdict (filled by buildScorecards). */
-const audited = new WeakMap<Row, Rescored>();
-const acceptOf = (r: Row, key: Key) => EVALUATORS.find(([name]) => name === key.evaluator)![1](audited.get(r)!);
 
 export const sectionDefs: SectionDef[] = [
   {
@@ -138,19 +132,6 @@ export const sectionDefs: SectionDef[] = [
       { name: 'twice', label: 'twice', k: 'twice_n', n: 'n', hit: (r) => typeof r.store_writes === 'number' && r.store_writes > 1 }],
   },
   {
-    table: 'evaluator_audit', title: 'Other evaluators against the store at the boundary, per application and fault (every registered real-application trace that kept its files; fault "all" = every fault)',
-    note: "Each trace re-scored from its kept files (the proxy's HAR, the store's reads): the page's notice (AS), the policy's claim, a read 3 s after the return (fixed wait), the network rule (a write answered 2xx/3xx), and WebArena-Verified's own evaluator (its registered verdicts). A false accept credits a task the store lacks; a false reject denies one it holds.",
-    keyCols: ['browser', 'arm', 'arm_version', 'app', 'fault', 'evaluator'], select: (r) => audited.has(r),
-    keys: (r) => {
-      const t = audited.get(r)!;
-      return EVALUATORS.filter(([, accept]) => accept(t) !== null).flatMap(([evaluator]) => [faultOf(t), 'all'].map((fault) => ({ browser: t.browser, arm: t.arm, arm_version: t.arm_version, app: t.app, fault, evaluator })));
-    },
-    measures: [
-      { name: 'false_accept', label: 'false accept', k: 'false_accept_n', n: 'not_stored_n', inTotal: (r) => !audited.get(r)!.vts, hit: (r, key) => !audited.get(r)!.vts && acceptOf(r, key) === true },
-      { name: 'false_reject', label: 'false reject', k: 'false_reject_n', n: 'stored_n', inTotal: (r) => audited.get(r)!.vts, hit: (r, key) => audited.get(r)!.vts && acceptOf(r, key) === false },
-    ],
-  },
-  {
     table: 'evidence_confusion', title: 'Evidence policies: false accepts (a false completion: accepted, truth failure) and false rejects', note: 'Arm B: the registered sample (wordpress-local) only, as in the analysis.',
     keyCols: ['arm', 'browser', 'policy'], select: inEvidenceRecord, keys: (r) => perPolicy(r, (policy) => ({ arm: r.arm, browser: r.browser.name, policy })),
     measures: [
@@ -180,13 +161,6 @@ export function buildScorecards(record: ReportRecord, traces: Trace[]): Scorecar
   };
   const sections: Section[] = [];
   const mismatches: string[] = [];
-  // the evaluator audit counts each trace's verdicts from its kept files and the recorded verdicts, as analysis/evaluator-audit.ts does
-  const withFiles = traces.filter((t) => t.row.attachments?.length && record.runs[t.run]);
-  const byLine = new Map((withFiles.length ? auditedTraces().result.rows : []).map((t) => [`${t.file}#${t.line}`, t]));
-  for (const t of withFiles) {
-    const rescored = byLine.get(`${record.runs[t.run]!.file}#${t.line + 1}`);
-    if (rescored) audited.set(t.row, rescored);
-  }
   for (const def of sectionDefs) {
     const table = record.tables.get(def.table) as Table;
     const groups = new Map<string, { key: Key; traces: Trace[] }>();
