@@ -174,9 +174,9 @@ else
 	@echo "reproduce: Arm B: installs Debian's wordpress, apache2, libapache2-mod-php, php-mysql, php-cli, mariadb-server if missing, starts them on 127.0.0.1 only, stops them after (ARM_B=0 skips this)" >&2
 endif
 ifeq ($(SLURM),1)
-	@$(RSTACKBENCH) slurm --target reproduce $(SLURM_OWN) -- $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter 0,$(ARM_REAL)),--skip-real-apps,) $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(PASS_ARGS)
+	@$(RSTACKBENCH) slurm --target reproduce $(SLURM_OWN) -- $(if $(filter 0,$(ARM_B)),--skip-arm-b,)$(if $(filter 0,$(ARM_REAL)), --skip-real-apps,) $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(PASS_ARGS)
 else
-	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,) $(if $(filter 0,$(ARM_REAL)),--skip-real-apps,) $(REDO_ARGS) $(PASS_ARGS)
+	@$(RSTACKBENCH) reproduce-redo $(if $(filter 0,$(ARM_B)),--skip-arm-b,)$(if $(filter 0,$(ARM_REAL)), --skip-real-apps,) $(REDO_ARGS) $(PASS_ARGS)
 	@$(RSTACKBENCH) verify
 endif
 else

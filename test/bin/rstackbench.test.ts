@@ -207,4 +207,6 @@ test('make reproduce REDO=1 plans the scratch rerun between two verifies, and no
   assert.doesNotMatch(plan.stdout, /run-layers|run-controlled|run-arm-a|wordpress|\bpaper\b/);
   const withWorkers = await run('make', ['-n', '--no-print-directory', 'reproduce', 'REDO=1', 'ARM_B=0', 'WORKERS=3'], { cwd: codeRoot });
   assert.match(withWorkers.stdout, /reproduce-redo --skip-arm-b --workers 3/, 'WORKERS given: the layers arms run at it');
+  const withoutReal = await run('make', ['-n', '--no-print-directory', 'reproduce', 'REDO=1', 'ARM_B=0', 'ARM_REAL=0'], { cwd: codeRoot });
+  assert.match(withoutReal.stdout, /reproduce-redo --skip-arm-b --skip-real-apps *\n/, 'ARM_REAL=0: the real-application and transport arms left out');
 });
