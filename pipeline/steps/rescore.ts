@@ -76,13 +76,17 @@ async function webarenaVerified(inputs: EvaluatorInput[]): Promise<AdapterVerdic
  * yet, one file each, data/raw/evaluators/webarena-verified/<run_id>.jsonl. A registered step like a run:
  * the gate, the amendment frozen, a clean tree; a run file already scored keeps its verdicts (append-only).
  */
-async function registerVerdicts(result: RescoreResult, verdicts: AdapterVerdict[]): Promise<string[]> {
+/** Before anything is scored: the gate, the amendment frozen in its head, a clean tree (a registered step fails closed, as a run does). */
+async function registrationAllowed(): Promise<{ ledgerHead: string; commit: string; load: number[]; scoredAt: string }> {
   const gated = await gate();
   if (!gated.entry.files[VERDICTS_AMENDMENT]) throw new GateError(`rescore --register: ${VERDICTS_AMENDMENT} is not frozen in the ledger head (entry ${gated.entry.seq}): its verdicts are registered only under it; make freeze first`);
   const code = codeState();
   if (!code.commit || code.dirty) throw new RStackError('rescore --register: the tracked code differs from its commit (or there is no commit): a registered step records the commit it ran at; commit first', { exitCode: 2 });
-  const load = os.loadavg().map((x) => Math.round(x * 100) / 100);
-  const scoredAt = new Date().toISOString();
+  return { ledgerHead: gated.ledgerHead, commit: code.commit, load: os.loadavg().map((x) => Math.round(x * 100) / 100), scoredAt: new Date().toISOString() };
+}
+
+async function registerVerdicts(result: RescoreResult, verdicts: AdapterVerdict[], allowed: Awaited<ReturnType<typeof registrationAllowed>>): Promise<string[]> {
+  const { ledgerHead, commit, load, scoredAt } = allowed;
   const dir = paths.evaluatorVerdicts('webarena-verified');
   const written: string[] = [];
   for (const [runFile, runSha256] of result.runSha256) {
@@ -99,7 +103,7 @@ async function registerVerdicts(result: RescoreResult, verdicts: AdapterVerdict[
         run_file: runFile, run_sha256: runSha256, line: trace.line, condition_id: trace.condition_id, policy: trace.policy,
         task_id: v.task_id, score: v.score, status: v.status, accept: v.score === 1,
         parts: v.evaluators.map((e) => ({ evaluator: e.evaluator_name, status: e.status, score: e.score, failed: (e.assertions ?? []).filter((a) => a.status !== 'success').map((a) => a.assertion_name) })),
-        error_msg: v.error_msg, ledger_head: gated.ledgerHead, commit: code.commit!, scored_at: scoredAt, load,
+        error_msg: v.error_msg, ledger_head: ledgerHead, commit, scored_at: scoredAt, load,
       };
       lines.push(toLine(validate<EvaluatorVerdict>('evaluator-verdict', row, { file: rel(target), line: lines.length + 1 })));
     });
@@ -147,6 +151,7 @@ await main({
     const started = performance.now();
     const files = rescoreFiles([paths.raw(), ...(values.excluded ? [paths.excluded()] : [])]);
     if (values.register && (!values['webarena-verified'] || values.excluded)) throw new UsageError('rescore: --register goes with --webarena-verified, on the registered runs only (not --excluded)');
+    const allowed = values.register ? await registrationAllowed() : null;
     const result = rescoreRuns(files, rel);
     const recorded = attachVerdicts(result, values.excluded ? [] : readVerdicts());
     const bad = [...recorded];
@@ -169,7 +174,7 @@ await main({
       ...disagreeing.map((r) => `${r.file} ${r.condition_id} ${r.policy}: the files give another ${r.disagrees.join(', ')} than the row`),
     );
     if (values.register && bad.length) throw new CheckError(`rescore --register: nothing registered; ${bad.length} problem${bad.length === 1 ? '' : 's'} first:\n${bad.slice(0, 50).join('\n')}`);
-    const registered = values.register ? await registerVerdicts(result, verdicts) : [];
+    const registered = allowed ? await registerVerdicts(result, verdicts, allowed) : [];
     const seconds = (performance.now() - started) / 1000;
     const withRecorded = [...recordedAccept.values()].filter((a) => a !== null && a !== undefined).length;
     const lines = [

@@ -12,6 +12,7 @@ import { readVerdicts } from '../../../analysis/evaluator-audit.ts';
 import { rescoreFiles } from '../../../analysis/rescore.ts';
 import { codeRoot } from '../../../core/paths.ts';
 import { TraceWriter } from '../../../pipeline/kernel/trace-writer.ts';
+import { freeze } from '../../../pipeline/kernel/ledger.ts';
 import { ensureEvaluatorsVenv } from '../../../pipeline/evaluators/install.ts';
 import type { LayersRow } from '../../../core/contracts.ts';
 
@@ -63,4 +64,18 @@ test('make rescore on the registered record, from this checkout: every verdict o
   assert.match(ran.stdout, new RegExp(`agree with their rows: ${traces} of ${traces}\\n`));
   // a live verdict that differs from its registered one would be a problem, and the exit 1
   assert.match(ran.stdout, new RegExp(`with WebArena-Verified's registered verdict: ${registered} \\(the live verdicts beside them`));
+});
+
+test('make rescore --register refuses before scoring unless its amendment is frozen, and writes nothing', async (t) => {
+  const tree = makeTree();
+  t.after(tree.cleanup);
+  await freeze('test');
+  const ran = await runScript(tree, 'steps/rescore.ts', ['--webarena-verified', '--register']);
+  assert.equal(ran.exitCode, 3, ran.stderr);
+  assert.match(ran.stderr, /prereg\/layers-real-apps-amendment-2\.md is not frozen in the ledger head/);
+  assert.doesNotMatch(ran.stdout, /re-scored/, 'nothing was scored');
+  assert.equal(fs.existsSync(tree.file('data/raw/evaluators')), false, 'nothing written');
+  const bare = await runScript(tree, 'steps/rescore.ts', ['--register']);
+  assert.equal(bare.exitCode, 2, bare.stderr);
+  assert.match(bare.stderr, /--register goes with --webarena-verified/);
 });
