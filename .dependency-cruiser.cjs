@@ -1,7 +1,10 @@
 // The import rules of the tree (docs/architecture.md, "Folders"), checked by `make test` (npx depcruise):
-//   core/ is the leaf: it imports nothing of ours;
+//   core/ is the leaf of the harness: it imports nothing of ours but the fault proxy's package;
 //   verifier/ is a package of its own: it imports nothing of ours but its own files (and of the
 //   packages, playwright-core alone);
+//   proxy/ is a package of its own too (@rstackbench/fault-proxy): it imports nothing of ours, and
+//   of the packages only mockttp, parse5 and ajv; the harness (core/ included: the seeded draws, the
+//   schema checks and the proxy's types) uses it as it would any package;
 //   fixtures/, analysis/, figures/ and paper/ never import pipeline/;
 //   paper/ reads only generated files: it imports core/ alone;
 //   report-src/ (make report) reads only generated files too: it imports core/ and figures/ (to draw
@@ -24,6 +27,15 @@ module.exports = {
       from: { path: '^verifier/' },
       to: { path: '^node_modules/', pathNot: '^node_modules/(playwright-core|@types/node)/' },
     },
+    forbid('proxy-is-its-own-package', 'proxy/ is a package of its own (@rstackbench/fault-proxy): it imports nothing of ours but proxy/',
+      '^proxy/', '^(core|pipeline|fixtures|analysis|figures|paper|report-src|test|examples|bin|deploy|verifier)/'),
+    {
+      name: 'proxy-depends-on-its-packages-only',
+      comment: 'proxy/ depends on mockttp (the proxy), parse5 (where a script goes in a document) and ajv (its schemas) alone: its package.json dependencies',
+      severity: 'error',
+      from: { path: '^proxy/' },
+      to: { path: '^node_modules/', pathNot: '^node_modules/(mockttp|parse5|ajv|@types/node)/' },
+    },
     forbid('core-imports-no-verifier', 'core/ is the leaf: the verifier is a package the pipeline and analysis use, not core',
       '^core/', '^verifier/'),
     forbid('nothing-downstream-imports-the-pipeline', 'fixtures/, analysis/, figures/ and paper/ never import pipeline/ (the steps run them, not the other way)',
@@ -43,7 +55,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|data|manifests|verifier/dist)/' },
+    exclude: { path: '^(node_modules|data|manifests|verifier/dist|proxy/dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },

@@ -84,7 +84,7 @@ demo: setup ## one baseline configuration-card condition in Chromium; prints its
 manifest: setup ## rewrite manifests/data.sha256 from data/raw and data/excluded (runs do it when they end)
 	@$(RSTACKBENCH) manifest
 
-contracts: setup ## generate core/contracts.ts (TypeScript types) from schemas/*.schema.json (ARGS=--check compares)
+contracts: setup ## generate core/contracts.ts and proxy/src/contracts.ts (TypeScript types) from schemas/*.schema.json and proxy/schemas/*.schema.json (ARGS=--check compares)
 	@$(RSTACKBENCH) contracts $(PASS_ARGS)
 
 tasks: setup ## generate the seeded `layers` conditions into data/tasks/layers.jsonl (byte-identical per seed)
@@ -223,7 +223,7 @@ model-server: setup ## serve MODEL (smollm2-135m, gemma3-270m) on 127.0.0.1 as a
 model-server-stop: ## stop only the model server model-server started (by pid file)
 	@$(RSTACKBENCH) model-server-stop
 
-# the fault proxy in front of your own app (fixtures/proxy/, docs/fault-proxy.md)
+# the fault proxy in front of your own app (proxy/, docs/fault-proxy.md)
 .PHONY: fault-proxy fault-proxy-stop
 SPEC ?=
 LAYER ?=

@@ -5,7 +5,7 @@
 //   data/raw/** and data/excluded/** run files (rows)      ├─▶ deviations_runs      (every run file)
 //   data/excluded/REASONS.jsonl (why a file was moved)     ├─▶ deviations_overlaps  (runs that ran at once)
 //   data/runs.jsonl (sessions: commit, load, exit)         ┘─▶ deviations_gaps      (what the record lacks)
-//   data/raw/layers/{real-apps,transport} rows, fixtures/proxy/layers-v1.json ─▶ deviations_held_writes
+//   data/raw/layers/{real-apps,transport} rows, proxy/faults/layers-v1.json ─▶ deviations_held_writes
 //                                                               (rows a late held write may have reached)
 //
 // An amendment's trigger is read from the record: the runs of its study and arm whose last row

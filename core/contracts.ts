@@ -3,6 +3,9 @@
 // boundary (core/validate.ts), so the types and the checks cannot say different things.
 /* eslint-disable */
 
+import type { FaultSpec, FaultSuccessRedirect, FaultSuccessReply, FaultSuccessJsonEcho, FaultFieldPatterns, FaultHeaders, FaultCookies, FaultLayers, FaultLayer, FaultParameter, FaultRule, FaultPageRule, FaultWriteRule, FaultValue, FaultTransport, TransportFault, TransportFire, TransportSeverity, TransportEffectSpec, ProxyEvent } from '../proxy/src/contracts.ts';
+export type { FaultSpec, FaultSuccessRedirect, FaultSuccessReply, FaultSuccessJsonEcho, FaultFieldPatterns, FaultHeaders, FaultCookies, FaultLayers, FaultLayer, FaultParameter, FaultRule, FaultPageRule, FaultWriteRule, FaultValue, FaultTransport, TransportFault, TransportFire, TransportSeverity, TransportEffectSpec, ProxyEvent };
+
 // ── schemas/trace.schema.json
 /**
  * what every row carries
@@ -267,7 +270,7 @@ export interface LayersFields {
     }[];
   };
   /**
-   * arm transport: the condition's transport fault (fixtures/proxy/transport.json) and its severity, on top of its layer (or layers)
+   * arm transport: the condition's transport fault (proxy/faults/transport.json) and its severity, on top of its layer (or layers)
    */
   transport?: {
     fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
@@ -415,7 +418,7 @@ export type LayersTask = {
    */
   arm?: "transport";
   /**
-   * arm transport: the transport fault (fixtures/proxy/transport.json) on top of the app's own layer
+   * arm transport: the transport fault (proxy/faults/transport.json) on top of the app's own layer
    */
   transport?: {
     fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
@@ -492,7 +495,7 @@ export type LayersRealAppsTask = {
    */
   input: {} | null;
   /**
-   * the family's fault spec for this variant (schemas/fault-spec.schema.json; the proxy validates it)
+   * the family's fault spec for this variant (proxy/schemas/fault-spec.schema.json; the proxy validates it)
    */
   spec: {};
   /**
@@ -518,7 +521,7 @@ export type LayersRealAppsTask = {
     value: string;
   };
   /**
-   * arm transport: the transport fault (fixtures/proxy/transport.json) on top of the layer
+   * arm transport: the transport fault (proxy/faults/transport.json) on top of the layer
    */
   transport?: {
     fault: "document-error" | "write-error" | "lost-response" | "asset-error" | "popup";
@@ -869,7 +872,7 @@ export type RealAppFamily = {
     value?: string;
   };
   /**
-   * the fault spec of this family (schemas/fault-spec.schema.json, the proxy's, validates it once instantiated): target control, the pages it lives on, the write request, the success answer
+   * the fault spec of this family (proxy/schemas/fault-spec.schema.json, the proxy's, validates it once instantiated): target control, the pages it lives on, the write request, the success answer
    */
   spec: {};
   notice: {
@@ -1622,321 +1625,6 @@ export interface RedoFlip {
  * @maxItems 3
  */
 export type LoadAverages = number[];
-
-// ── schemas/fault-spec.schema.json
-/**
- * The target control the page faults act on, the documents it lives in, the write its commit sends, and what the app answers on success (so that the proxy can answer it itself). Regexes are JavaScript regexes, matched against the request's path and query (`/wp-admin/options.php?x=1`). Templates in `success` take {{form.NAME}}, {{query.NAME}}, {{json.PATH}} (of the write request) and {{origin}}, each optionally piped through |url (percent-encoded) or |html (HTML-escaped).
- */
-export type FaultSpec = {
-  schema: "fault-spec/1";
-  /**
-   * the task family this spec belongs to
-   */
-  family: string;
-  /**
-   * the commit control the page faults act on
-   */
-  target: {
-    /**
-     * a CSS selector of the control in the page (checked by the browser's own parser when a page loads)
-     */
-    selector: string;
-    /**
-     * its ARIA role as an agent finds it (button, link, checkbox, …): a decoy has the same
-     */
-    role: string;
-    /**
-     * its accessible name: a decoy has the same
-     */
-    name: string;
-  };
-  /**
-   * regex on path+query of the documents the target lives in: page faults are injected into these documents only
-   */
-  pages: string;
-  /**
-   * the request the commit sends
-   */
-  write: {
-    method: "POST" | "PUT" | "PATCH" | "DELETE" | "GET";
-    /**
-     * regex on path+query
-     */
-    path: string;
-    form?: FaultFieldPatterns;
-    json?: FaultFieldPatterns;
-  };
-  /**
-   * what the app answers a write that succeeded
-   */
-  success: (FaultSuccessRedirect | FaultSuccessReply | FaultSuccessJsonEcho) & {
-    kind: "redirect" | "reply" | "json-echo";
-  };
-};
-
-export interface FaultSuccessRedirect {
-  kind: "redirect";
-  status: 301 | 302 | 303 | 307 | 308;
-  /**
-   * template
-   */
-  location: string;
-  headers?: FaultHeaders;
-  cookies?: FaultCookies;
-}
-
-export interface FaultSuccessReply {
-  kind: "reply";
-  status: number;
-  headers?: FaultHeaders;
-  /**
-   * template
-   */
-  body: string;
-  cookies?: FaultCookies;
-}
-
-/**
- * answer with the JSON a GET of the same URL gives now (with the write's cookies and headers), with the write's own fields laid over it
- */
-export interface FaultSuccessJsonEcho {
-  kind: "json-echo";
-  /**
-   * query parameters added to the GET (e.g. WordPress's context=edit)
-   */
-  query?: {
-    [k: string]: string;
-  };
-  /**
-   * dotted path in the answer → template; a template that is one placeholder alone keeps the value's JSON type
-   */
-  overlay: {
-    [k: string]: string;
-  };
-  cookies?: FaultCookies;
-}
-
-export interface FaultFieldPatterns {
-  [k: string]: string;
-}
-
-/**
- * response headers as the app sends them (name as written → template); Date is added when missing
- */
-export interface FaultHeaders {
-  [k: string]: string;
-}
-
-/**
- * Set-Cookie values (templates), one header each
- */
-export type FaultCookies = string[];
-
-// ── schemas/fault-layers.schema.json
-export type FaultLayers = {
-  schema: "fault-layers/1";
-  $comment?: string;
-  layers: {
-    [k: string]: FaultLayer;
-  };
-};
-
-export interface FaultLayer {
-  does: string;
-  rules: FaultRule[];
-  parameters: {
-    [k: string]: FaultParameter;
-  };
-}
-
-export interface FaultParameter {
-  /**
-   * the value at severity 1, 2, 3
-   *
-   * @minItems 3
-   * @maxItems 3
-   */
-  values: number[];
-  why: string;
-}
-
-export type FaultRule = {
-  match: "page" | "write";
-} & (FaultPageRule | FaultWriteRule);
-
-/**
- * in each document the spec's pages name, a script that acts on the target
- */
-export interface FaultPageRule {
-  match: "page";
-  inject: {
-    hide_ms?: FaultValue;
-    decoys?: FaultValue;
-    swallow?: FaultValue;
-  };
-}
-
-/**
- * the spec's write is answered by the proxy with the spec's success response, and forwarded to the app later or never
- */
-export interface FaultWriteRule {
-  match: "write";
-  answer: "success";
-  /**
-   * null: never
-   */
-  forward_after_ms: FaultValue | null;
-  pass_from_save?: FaultValue;
-}
-
-/**
- * a number, or the name of one of the layer's parameters (its value at the condition's severity)
- */
-export type FaultValue = number | string;
-
-// ── schemas/fault-transport.schema.json
-export type FaultTransport = {
-  schema: "fault-transport/1";
-  $comment?: string;
-  /**
-   * the faults by name: the names are this table's keys (the proxy's own table has document-error, write-error, lost-response, asset-error, popup; a user's table its own), never a list fixed in code
-   */
-  faults: {
-    [k: string]: TransportFault;
-  };
-};
-
-export interface TransportFault {
-  does: string;
-  /**
-   * page: a document the spec's pages name; write: the spec's write; asset: a script or stylesheet of the app's origin (counted per URL, so that the order in which a page asks for its assets never changes which one fires)
-   */
-  match: "page" | "write" | "asset";
-  /**
-   * severity 1, 2, 3
-   *
-   * @minItems 3
-   * @maxItems 3
-   */
-  severities: TransportSeverity[];
-  why: string;
-}
-
-/**
- * WAREX's firing rules, on the count of matching requests since the condition was loaded (from 1): kth, the k-th only; first, the first k; every, each k-th (k, 2k, ...)
- */
-export interface TransportFire {
-  rule: "kth" | "first" | "every";
-  k: number;
-}
-
-export interface TransportSeverity {
-  fire: TransportFire;
-  effect: TransportEffectSpec;
-}
-
-/**
- * answer: the proxy answers after delay_ms with one of the statuses (drawn from the condition's seed when there are several) and an error page; the request never reaches the app. delay: held delay_ms, then passed to the app. lose: passed to the app, whose answer is then lost: reset, the browser's connection is reset; timeout, held hold_ms and the connection closed with nothing sent. popup: a pop-up over the document, whose big button leads to the spec's start of the app (its origin's /) instead of the task
- */
-export interface TransportEffectSpec {
-  answer?: {
-    /**
-     * @minItems 1
-     */
-    statuses: number[];
-    delay_ms: number;
-  };
-  delay?: {
-    delay_ms: number;
-  };
-  lose?: {
-    how: "reset" | "timeout";
-    /**
-     * reset: 0; timeout: how long the connection stays open with nothing sent
-     */
-    hold_ms: number;
-  };
-  popup?: {
-    title: string;
-    button: string;
-  };
-}
-
-// ── schemas/proxy-event.schema.json
-export type ProxyEvent = {
-  /**
-   * the event's number in this condition's log, from 1
-   */
-  id: number;
-  /**
-   * performance.now() of the process the proxy runs in (the harness's clock) when the request arrived, or, for forwarded-late and cancelled, when that happened
-   */
-  t: number;
-  method: string;
-  url: string;
-  /**
-   * the status the browser got (for forwarded-late: the app's answer to the forwarded write); null while none, or when the connection was closed
-   */
-  status: number | null;
-  /**
-   * pass: sent to the app unchanged; inject: sent to the app, the page fault injected into its document; answered: the write answered by the proxy, forwarded later (state); dropped: the write answered by the proxy and never forwarded (verification); forwarded-late: a held write sent to the app now; cancelled: a held write that reset() cancelled, never sent; blocked: a request to a host the proxy does not forward to, closed; error: the proxy failed to do what the condition says (the request was closed, never forwarded); failed: a transport fault answered the request with an error status (after its delay), never forwarded; lost: sent to the app, which answered, and that answer never reached the browser (a transport fault reset the connection, or held it open and closed it with nothing sent)
-   */
-  action:
-    | "pass"
-    | "inject"
-    | "answered"
-    | "dropped"
-    | "forwarded-late"
-    | "cancelled"
-    | "blocked"
-    | "error"
-    | "failed"
-    | "lost";
-  /**
-   * whether the request is the spec's write
-   */
-  write: boolean;
-  /**
-   * answered: when it was forwarded (once it was); forwarded-late: the same as t
-   */
-  forwardedAt?: number;
-  /**
-   * when the answer left for the browser: the app's answer began (pass, inject), or the proxy's own answer was ready (answered, dropped); forwarded-late: when the app answered the forwarded write (the harness's clock)
-   */
-  answeredAt?: number;
-  /**
-   * forwarded-late and cancelled: the id of the answered event
-   */
-  of?: number;
-  /**
-   * what the proxy did, in words (the injected fault, why it closed a request)
-   */
-  detail?: string;
-  /**
-   * how the request failed: the browser went away, or the app did not answer
-   */
-  error?: string;
-  /**
-   * lost: the status the app answered, which the browser never got
-   */
-  appStatus?: number;
-  /**
-   * lost: when the app's answer reached the proxy (the harness's clock)
-   */
-  appAnsweredAt?: number;
-  /**
-   * the transport fault that fired on this request: its name, what it matches (page, write, asset), the count of matching requests it fired at (per URL for assets), and what it did
-   */
-  transport?: {
-    /**
-     * a fault of the transport table in use (its key)
-     */
-    fault: string;
-    match: "page" | "write" | "asset";
-    n: number;
-    effect: "answer" | "delay" | "lose" | "popup";
-  };
-};
 
 // ── schemas/store-reads.schema.json
 /**

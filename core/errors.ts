@@ -1,32 +1,9 @@
 // Typed errors that keep their cause and carry the exit code the CLI uses.
 // 1: a check failed (verify), 2: bad input (a malformed file, a bad flag), 3: the freeze gate refused.
-export class RStackError extends Error {
-  readonly exitCode: number;
-  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.name = new.target.name;
-    this.exitCode = options.exitCode ?? 1;
-  }
-}
-
-/** A file or value that does not match its schema; names the file, line and field. */
-export class ValidationError extends RStackError {
-  constructor(
-    readonly file: string,
-    readonly line: number | null,
-    readonly field: string,
-    detail: string,
-    cause?: unknown,
-  ) {
-    super(`${file}${line !== null ? `:${line}` : ''}: field ${field || '(root)'} ${detail}`, { exitCode: 2, cause });
-  }
-}
-
-export class UsageError extends RStackError {
-  constructor(message: string, cause?: unknown) {
-    super(message, { exitCode: 2, cause });
-  }
-}
+// The base, and the two errors every command uses, are the fault proxy package's (proxy/src/errors.ts),
+// which the harness uses like any package: one hierarchy for the proxy's errors and ours.
+export { RStackError, ValidationError, UsageError } from '../proxy/src/errors.ts';
+import { RStackError } from '../proxy/src/errors.ts';
 
 /** The freeze gate refused a run: the tree differs from the ledger head, or nothing is frozen. */
 export class GateError extends RStackError {
@@ -87,16 +64,5 @@ export class CommandError extends RStackError {
 export class ServiceError extends RStackError {
   constructor(readonly service: string, message: string, options: { exitCode?: number; cause?: unknown } = {}) {
     super(`${service}: ${message}`, { exitCode: options.exitCode ?? 1, cause: options.cause });
-  }
-}
-
-/**
- * The fault proxy (fixtures/proxy/) failed a condition: a fault it could not apply or its server
- * gone (reason `proxy`), or the app behind it not answering (`app`). An infrastructure failure, which
- * the harness ends the condition with (kept and retried), never an agent's outcome.
- */
-export class ProxyError extends RStackError {
-  constructor(readonly reason: 'proxy' | 'app', message: string, options: { cause?: unknown } = {}) {
-    super(`fault proxy: ${message}`, { exitCode: 1, cause: options.cause });
   }
 }

@@ -102,17 +102,14 @@ export const messages = {
     leftUp: (site: string) => `${site}: left up: another run still uses it (the last one stops it)`,
     unknownSite: (name: string, known: string[]) => `no site ${JSON.stringify(name)}; the sites are ${known.join(', ')}`,
   },
-  // the fault proxy as a service (fixtures/proxy/cli.ts: make fault-proxy, make fault-proxy-stop)
+  // the fault proxy as a service (pipeline/steps/fault-proxy.ts: make fault-proxy, make fault-proxy-stop; the
+  // package's own messages, of its command line, are in proxy/src/cli.ts)
   proxy: {
     running: (pid: number, url: string) => `a fault proxy runs already (pid ${pid}, ${url}); stop it first: make fault-proxy-stop`,
     portHint: () => 'stop what holds it, or give another port: ARGS="--port 8601" (0: any free one)',
     stopped: (pid: number, events: string) => `fault proxy (pid ${pid}) stopped; held writes it had not forwarded were cancelled, never sent; its events: ${events}`,
     nothingToStop: (state: string) => `no fault proxy runs from ${state} (no live process in its pid file); nothing stopped`,
     notRunning: () => 'no fault proxy runs (make fault-proxy SPEC=… LAYER=… SEVERITY=… starts one)',
-    layerRequired: (layers: readonly string[]) => `--layer is required (or --transport NAME alone, on the baseline): ${layers.join(', ')}`,
-    unknownLayer: (option: string, name: string, layers: readonly string[]) => `${option} ${JSON.stringify(name)} is not a layer; the layers are ${layers.join(', ')}`,
-    badAlso: (value: string) => `--also takes LAYER:SEVERITY, a second layer at 1, 2 or 3 (state:2), not ${JSON.stringify(value)}`,
-    unknownTransport: (name: string, table: string, names: readonly string[]) => `--transport ${JSON.stringify(name)} is not a fault of ${table}; its faults are ${names.join(', ')}`,
   },
   // every run (pipeline/kernel/run.ts)
   runStart: (label: string, total: number, done: number, workers: number, file: string, smoke: boolean) =>

@@ -1,10 +1,12 @@
-// Every file that crosses a step is checked against its schema in schemas/, on write and on read.
+// Every file that crosses a step is checked against its schema in schemas/ (or, for the fault
+// proxy's four, proxy/schemas/, which the package ships), on write and on read.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { paths, rel } from './paths.ts';
 import { ValidationError } from './errors.ts';
+import { schemaFolder as proxySchemas, schemaProblem } from '../proxy/src/validate.ts';
 
 export type SchemaName = 'trace' | 'ledger-entry' | 'prereg' | 'manifest-line' | 'exclusion' | 'task' | (string & {});
 
@@ -16,8 +18,10 @@ function compiler(): Ajv2020 {
   if (!ajv) {
     ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, allowUnionTypes: true, discriminator: true });
     addFormats(ajv);
-    for (const file of fs.readdirSync(paths.schemas())) {
-      if (file.endsWith('.schema.json')) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(paths.schemas(), file), 'utf8')));
+    for (const folder of [paths.schemas(), proxySchemas]) {
+      for (const file of fs.readdirSync(folder)) {
+        if (file.endsWith('.schema.json')) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')));
+      }
     }
   }
   return ajv;
@@ -27,32 +31,17 @@ function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (!fn) {
     fn = compiler().getSchema(`${name}.schema.json`);
-    if (!fn) throw new Error(`no schema schemas/${name}.schema.json`);
+    if (!fn) throw new Error(`no schema ${name}.schema.json in schemas/ or proxy/schemas/`);
     compiled.set(name, fn);
   }
   return fn;
 }
 
 /** The field an ajv error is about, as a dotted path ("verdicts.dom.accept", "browser"). */
-export function fieldOf(error: ErrorObject): string {
-  const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const extra =
-    (error.params as { missingProperty?: string }).missingProperty ??
-    (error.params as { additionalProperty?: string }).additionalProperty ??
-    (error.params as { unevaluatedProperty?: string }).unevaluatedProperty;
-  return extra ? (base ? `${base}.${extra}` : extra) : base;
-}
+export const fieldOf = (error: ErrorObject): string => schemaProblem(error).field;
 
 /** What is wrong with the field, in the words every validation message uses. */
-export function describeError(error: ErrorObject): string {
-  switch (error.keyword) {
-    case 'required': return 'is missing';
-    case 'additionalProperties':
-    case 'unevaluatedProperties': return 'is not allowed here';
-    case 'enum': return `must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
-    default: return error.message ?? 'is invalid';
-  }
-}
+export const describeError = (error: ErrorObject): string => schemaProblem(error).detail;
 
 /** Throws a ValidationError naming file, line and field unless value matches the schema. */
 export function validate<T>(schema: SchemaName, value: unknown, where: { file: string; line?: number | null }): T {

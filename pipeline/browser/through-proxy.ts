@@ -1,5 +1,5 @@
 // A browser that reaches every origin, loopback included, through one HTTP(S) proxy (the fault
-// proxy, fixtures/proxy/), and trusts the proxy's CA for the run, alone among all programs:
+// proxy, proxy/), and trusts the proxy's CA for the run, alone among all programs:
 //   Chromium: --proxy-server, --proxy-bypass-list=<-loopback> (Chromium sends 127.0.0.1 and
 //     localhost direct unless told not to), and --ignore-certificate-errors-spki-list with the
 //     CA's SPKI hash (Chromium honours it with the --user-data-dir Playwright always gives);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { sha256 } from '../../core/hash.ts';
 import type { LayersRealAppsTask, LayersRow, LayersTask, StoreReads, TraceRow } from '../../core/contracts.ts';
 import { validate } from '../../core/validate.ts';
-import type { Har, HarEntry } from '../../fixtures/proxy/har.ts';
+import type { Har, HarEntry } from '../../proxy/src/har.ts';
 
 type Row = LayersRow & TraceRow;
 type Attachment = NonNullable<TraceRow['attachments']>[number];

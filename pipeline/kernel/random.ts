@@ -1,3 +1,3 @@
 // The seeded randomness every generator draws from lives in core/random.ts, the shared leaf, so that
-// the fault proxy (fixtures/proxy/, which never imports pipeline/) draws from the same streams.
+// the fault proxy (proxy/, which never imports pipeline/) draws from the same streams.
 export { rng, type Rng } from '../../core/random.ts';

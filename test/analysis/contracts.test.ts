@@ -6,11 +6,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths, codeRoot } from '../../core/paths.ts';
-import { generateContracts } from '../../pipeline/steps/contracts.ts';
+import { generateContracts, generateProxyContracts } from '../../pipeline/steps/contracts.ts';
 import { traceColumns } from '../../analysis/columns.ts';
 
 test('core/contracts.ts is what schemas/ generate (make contracts)', async () => {
   assert.equal(fs.readFileSync(path.join(codeRoot, 'core', 'contracts.ts'), 'utf8'), await generateContracts());
+});
+
+test('proxy/src/contracts.ts is what proxy/schemas/ generate, and core/contracts.ts imports those types rather than writing them again', async () => {
+  assert.equal(fs.readFileSync(path.join(codeRoot, 'proxy', 'src', 'contracts.ts'), 'utf8'), await generateProxyContracts());
+  const core = fs.readFileSync(path.join(codeRoot, 'core', 'contracts.ts'), 'utf8');
+  assert.match(core, /^import type \{ FaultSpec, [^}]*ProxyEvent \} from '\.\.\/proxy\/src\/contracts\.ts';$/m);
+  assert.doesNotMatch(core, /^export (type|interface) (FaultSpec|FaultLayers|FaultTransport|ProxyEvent)\b/m);
 });
 
 for (const study of ['layers', 'evidence'] as const) {

@@ -14,8 +14,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, browserNames } from '../../pipeline/browser/launch.ts';
-import { startFaultProxy, readTransportTable, type FaultProxy } from '../../fixtures/proxy/index.ts';
-import { startFormApp, formSpec, type FormApp } from '../fixtures/proxy/form-app.ts';
+import { startFaultProxy, readTransportTable, type FaultProxy } from '../../proxy/src/index.ts';
+import { startFormApp, formSpec, type FormApp } from '../proxy/form-app.ts';
 import { ensureEvaluatorsVenv, evaluatorsPython, webarenaVerifiedScore } from '../../pipeline/evaluators/install.ts';
 
 const run = promisify(execFile);

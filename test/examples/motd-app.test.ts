@@ -141,7 +141,7 @@ test('step 8: run-user-app gives smoke rows of the motd app, scored by its postc
   for (const p of ['selector-only', 'semantic-recovery', 'verification-aware']) {
     assert.deepEqual([row('baseline', p).apparent_success, row('baseline', p).vts], [true, true], `baseline ${p}`);
   }
-  // Verification is the seed's construct (fixtures/proxy/layers.json): the policies that stop at the notice
+  // Verification is the seed's construct (proxy/faults/layers.json): the policies that stop at the notice
   // keep the seeded message; verification-aware reads it back and saves again, and its second save is the app's
   for (const p of ['selector-only', 'semantic-recovery']) {
     assert.equal(row('verification', p).vts, false, `verification ${p}`);

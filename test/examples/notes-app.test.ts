@@ -95,7 +95,7 @@ test('step 8: run-user-app gives smoke rows of the notes app, scored by its post
   const row = (layer: string, policy: string) => rows.find((r) => r.layer === layer && r.policy === policy)!;
   // baseline: every policy's save is stored
   for (const p of ['selector-only', 'semantic-recovery', 'verification-aware']) assert.deepEqual([row('baseline', p).apparent_success, row('baseline', p).vts], [true, true], `baseline ${p}`);
-  // verification (the seed's construct, fixtures/proxy/layers.json): the notice shows at once, the first save never
+  // verification (the seed's construct, proxy/faults/layers.json): the notice shows at once, the first save never
   // reaches the app; the policies that stop at the notice keep the seeded title, verification-aware reads it back,
   // saves again, and the second save (severity 1) is the app's
   for (const p of ['selector-only', 'semantic-recovery']) {

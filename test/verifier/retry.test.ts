@@ -9,9 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browserNames, launchBrowser } from '../../pipeline/browser/launch.ts';
-import { startFaultProxy } from '../../fixtures/proxy/index.ts';
+import { startFaultProxy } from '../../proxy/src/index.ts';
 import { attach, verifyWithRetry, ContractError, type ActionContract } from '../../verifier/src/index.ts';
-import { startFormApp, formSpec } from '../fixtures/proxy/form-app.ts';
+import { startFormApp, formSpec } from '../proxy/form-app.ts';
 
 for (const name of browserNames) {
   test(`${name}: a write whose answer is lost is made once when the contract can read the store, and again only when it may be`, async (t) => {

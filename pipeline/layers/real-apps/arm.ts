@@ -24,7 +24,7 @@ import { outputRoot, paths, rel, root } from '../../../core/paths.ts';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { RStackError } from '../../../core/errors.ts';
 import type { LayersRealAppsTask, LayersRow } from '../../../core/contracts.ts';
-import { startFaultProxy, type FaultProxy, type LayerTableName } from '../../../fixtures/proxy/index.ts';
+import { startFaultProxy, type FaultProxy, type LayerTableName } from '../../../proxy/src/index.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { layersWordpressApp, startLayersCopy, type LayersWordpress } from '../../../fixtures/wordpress/layers-site.ts';
 import { mediawikiApp, startWikiCopy } from '../../../fixtures/mediawiki/site.ts';

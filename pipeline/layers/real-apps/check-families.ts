@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { codeRoot } from '../../../core/paths.ts';
 import { firstLine } from '../../../core/errors.ts';
-import { compileSpec, type FaultSpec } from '../../../fixtures/proxy/index.ts';
+import { compileSpec, type FaultSpec } from '../../../proxy/src/index.ts';
 import { familyCondition, listFamilies, readFamily, readPostcondition, type RealApp, type RealAppFamily } from '../../../fixtures/real-app.ts';
 import { layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
 import { mediawikiApp } from '../../../fixtures/mediawiki/site.ts';

@@ -21,7 +21,7 @@ import { firstLine, RStackError, UsageError } from '../../../core/errors.ts';
 import { readJsonFile } from '../../../core/validate.ts';
 import { shownPath } from '../../../core/paths.ts';
 import type { LayersRealAppsTask, RealAppFamily, UserApp } from '../../../core/contracts.ts';
-import { startFaultProxy, compileSpec } from '../../../fixtures/proxy/index.ts';
+import { startFaultProxy, compileSpec } from '../../../proxy/src/index.ts';
 import type { RealApp, SessionCookie } from '../../../fixtures/real-app.ts';
 import { checkAppCase } from '../../../fixtures/real-app.ts';
 import { runSummary } from '../../../analysis/run-summary.ts';

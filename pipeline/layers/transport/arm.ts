@@ -1,5 +1,5 @@
 // The transport arm (issue 37) on the run skeleton (pipeline/kernel/run.ts): what `make run-transport`
-// runs. Transport faults and compound conditions (fixtures/proxy/transport.json, design.ts) on
+// runs. Transport faults and compound conditions (proxy/faults/transport.json, design.ts) on
 // the two real applications and the three small apps, each behind the fault proxy, scored by each
 // app's own store, with the store's count of writes to the target and false abandonment beside AS,
 // VTS and FC. Each kind of app keeps its own trace, unchanged: the real applications'

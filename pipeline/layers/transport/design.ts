@@ -3,16 +3,16 @@
 // things at once: two layers (the proxy makes both), or a layer and a transport fault. Each is
 // chosen for what it asks of a policy that neither part asks alone:
 import type { Layer } from '../../../core/layers.ts';
-import { transportFaultNames } from '../../../fixtures/proxy/index.ts';
+import { transportFaultNames } from '../../../proxy/src/index.ts';
 
 /**
  * The transport faults of the arm's design: a fixed list, so that a fault added to the proxy's table
- * (fixtures/proxy/transport.json) enters no frozen design by itself. Each must be in that table.
+ * (proxy/faults/transport.json) enters no frozen design by itself. Each must be in that table.
  */
 export const transportFaults = ['document-error', 'write-error', 'lost-response', 'asset-error', 'popup'] as const;
 export type TransportFaultName = (typeof transportFaults)[number];
 for (const fault of transportFaults) {
-  if (!transportFaultNames().includes(fault)) throw new Error(`pipeline/layers/transport/design.ts: the designed transport fault ${fault} is not in fixtures/proxy/transport.json`);
+  if (!transportFaultNames().includes(fault)) throw new Error(`pipeline/layers/transport/design.ts: the designed transport fault ${fault} is not in proxy/faults/transport.json`);
 }
 
 export interface CompoundPair {

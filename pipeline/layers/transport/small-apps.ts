@@ -11,7 +11,7 @@
 // asset fault has nothing to fire at there, so it is left out of their conditions.
 import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../../fixtures/server.ts';
-import type { FaultProxy, FaultSpec, ProxyEvent } from '../../../fixtures/proxy/index.ts';
+import type { FaultProxy, FaultSpec, ProxyEvent } from '../../../proxy/src/index.ts';
 import type { LayersTask, Template } from '../../../core/layers.ts';
 import type { LayersRow } from '../../../core/contracts.ts';
 import { templates } from '../../../core/layers.ts';

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
-import { startFaultProxy, type FaultProxy } from '../../../fixtures/proxy/index.ts';
+import { startFaultProxy, type FaultProxy } from '../../../proxy/src/index.ts';
 import { mediawikiApp, mediawikiSite } from '../../../fixtures/mediawiki/site.ts';
 import { readFamily, readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';

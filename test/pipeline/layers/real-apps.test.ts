@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
 import { layers } from '../../../core/layers.ts';
-import { startFaultProxy, planFor, type FaultProxy, type FaultSpec } from '../../../fixtures/proxy/index.ts';
+import { startFaultProxy, planFor, type FaultProxy, type FaultSpec } from '../../../proxy/src/index.ts';
 import { layersSite, layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
 import { mediawikiApp, mediawikiSite } from '../../../fixtures/mediawiki/site.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
@@ -118,7 +118,7 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
   });
 }
 
-// Version 2 of the arm (issue 47): the seed's Verification (fixtures/proxy/layers.json), every save
+// Version 2 of the arm (issue 47): the seed's Verification (proxy/faults/layers.json), every save
 // answered as a success at once, only the saves_required-th reaching the application, and the
 // policies' claims in the row. Verification-aware reads the stored state back and saves again, so
 // it reaches VTS on the real applications as on the small apps, and claims done once it read it

@@ -11,7 +11,7 @@
 // target that reached the app (the proxy's record and the store agree).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFaultProxy, transportPlanFor, type FaultProxy } from '../../../fixtures/proxy/index.ts';
+import { startFaultProxy, transportPlanFor, type FaultProxy } from '../../../proxy/src/index.ts';
 import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
 import { generateSmallTransportTasks, runSmallTransportTrace, smallAppSpec, smallAppTransportFaults } from '../../../pipeline/layers/transport/small-apps.ts';

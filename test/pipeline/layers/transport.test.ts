@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
-import { startFaultProxy, transportPlanFor, type FaultProxy } from '../../../fixtures/proxy/index.ts';
+import { startFaultProxy, transportPlanFor, type FaultProxy } from '../../../proxy/src/index.ts';
 import { layerTableOf } from '../../../pipeline/layers/real-apps/arm.ts';
 import { layersSite, layersWordpressApp } from '../../../fixtures/wordpress/layers-site.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';

@@ -32,7 +32,7 @@ function recordedRow(): LayersRow {
   return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8').split('\n')[0]!) as LayersRow;
 }
 
-/** an entry as the proxy's HAR records it (fixtures/proxy/har.ts): `_t` in ms after the trace's start */
+/** an entry as the proxy's HAR records it (proxy/src/har.ts): `_t` in ms after the trace's start */
 const entry = (t: number, method: string, url: string, status: number, write = false) => ({
   startedDateTime: '2026-12-06T00:00:00.000Z', time: 1, _t: t, ...(write ? { _write: true } : {}),
   request: { method, url, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: write ? 60 : 0,

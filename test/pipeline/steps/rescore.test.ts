@@ -24,7 +24,7 @@ function recordedRow(): LayersRow {
   return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8').split('\n')[0]!) as LayersRow;
 }
 
-/** the family's write as the proxy's HAR records it (fixtures/proxy/har.ts), answered with `status` */
+/** the family's write as the proxy's HAR records it (proxy/src/har.ts), answered with `status` */
 const harOf = (origin: string, status: number) => JSON.stringify({ log: { version: '1.2', creator: { name: 'rstackbench-fault-proxy', version: '1' }, pages: [], entries: [{
   startedDateTime: '2026-12-06T00:00:00.000Z', time: 1, _write: true, _t: 100,
   request: { method: 'POST', url: `${origin}/wp-admin/options.php`, httpVersion: 'HTTP/1.1', headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }], queryString: [], cookies: [], headersSize: -1, bodySize: 60,
