@@ -19,6 +19,12 @@
 // does not, and the store has it. Rates with Wilson intervals over the traces the store denies (false
 // accepts) and holds (false rejects). An evaluator that cannot say for a trace (no HAR, no claim, no
 // later read) leaves that trace out of its row.
+//
+// Beside the table, one row per re-scored trace (evaluator_audit_traces): the trace by run file and
+// line, its group (browser, arm, version, app, fault), the store's verdict and each evaluator's
+// (true, false, or null where it cannot say). It is what the table counts, written out so that the
+// report (report-src/, which reads generated files and imports no analysis/) can recount every cell
+// and link it to its traces.
 import fs from 'node:fs';
 import path from 'node:path';
 import { paths, rel } from '../core/paths.ts';
@@ -75,6 +81,9 @@ export function attachVerdicts(result: Pick<RescoreResult, 'rows' | 'runSha256'>
   return problems;
 }
 
+/** The evaluators' names, in the table's order (the store first: it is the truth, and counted as one). */
+export const auditEvaluators: readonly string[] = EVALUATORS.map(([name]) => name);
+
 /** The fault a trace ran under: its layer, or its transport fault (with the layer beneath it when there is one). */
 const faultOf = (r: Rescored) => (r.transport === null ? r.layer : r.layer === 'baseline' ? r.transport : `${r.layer}+${r.transport}`);
 const LAYER_ORDER = ['all', 'baseline', 'access', 'perception', 'action', 'state', 'verification'];
@@ -122,16 +131,32 @@ export function auditRows(rescored: readonly Rescored[]): TableRow[] {
 }
 
 /**
+ * What the audit counts, one row a trace (pure): its run file and line, its group as the table keys it
+ * (every fault together, 'all', is the table's sum and has no row here), the store's verdict (stored)
+ * and each evaluator's accept under its name (null: it cannot say for this trace), in file and line order.
+ */
+export function auditTraceRows(rescored: readonly Rescored[]): TableRow[] {
+  return rescored
+    .map((r): TableRow => ({
+      file: r.file, line: r.line, browser: r.browser, arm: r.arm, arm_version: r.arm_version, app: r.app, fault: faultOf(r),
+      condition_id: r.condition_id, policy: r.policy, stored: r.vts,
+      ...Object.fromEntries(EVALUATORS.map(([name, accept]) => [name, accept(r)])),
+    }))
+    .sort((a, b) => (a.file === b.file ? (a.line as number) - (b.line as number) : (a.file as string) < (b.file as string) ? -1 : 1));
+}
+
+/**
  * The audit of the registered record: every registered run file of the real-application arms whose
  * rows kept files. A file that cannot be re-scored, or a verdict the files do not give again, is a
  * problem the reanalysis reports (make rescore names each).
  */
-export function evaluatorAudit(rawDir = paths.raw()): { rows: TableRow[]; problems: string[] } {
+export function evaluatorAudit(rawDir = paths.raw()): { rows: TableRow[]; traces: TableRow[]; problems: string[] } {
   const result = rescoreRuns(rescoreFiles([rawDir]), rel);
   const verdictProblems = attachVerdicts(result, readVerdicts(rawDir));
   const disagreeing = result.rows.filter((r) => r.disagrees.length);
   return {
     rows: auditRows(result.rows),
+    traces: auditTraceRows(result.rows),
     problems: [
       ...result.problems.map((p) => `evaluator_audit: ${p}`),
       ...verdictProblems.map((p) => `evaluator_audit: ${p}`),

@@ -10,7 +10,8 @@
 //   7b. others   production-exploratory.ts (arm-b's exploratory rules on the negatives); verifier-replay.ts (the
 //                verifier's contract replayed on the controlled arm and Arm A); pilot-excluded.ts (the pilot's
 //                answers that gave no plan, from data/plans and data/excluded/pilot); deviations.ts (from the record:
-//                ledger, preregs, data/excluded, data/runs.jsonl)            → tables
+//                ledger, preregs, data/excluded, data/runs.jsonl); evaluator-audit.ts (the real-application traces
+//                re-scored from their kept files: evaluator_audit, and the rows it counts, evaluator_audit_traces) → tables
 //   8. write     out/<table>.json and .csv, with Wilson intervals and McNemar p → files
 //
 // Any problem in 3, 6 or 7 fails the whole reanalysis before anything is written.
@@ -98,6 +99,7 @@ export async function reanalyze(options: ReanalyzeOptions = {}): Promise<Reanaly
   const computed: Record<string, TableRow[]> = {
     evidence_verdict_check: verdicts.rows,
     evaluator_audit: audit.rows,
+    evaluator_audit_traces: audit.traces,
     evidence_production_exploratory: productionExploratory(input.evidence),
     evidence_verifier_replay: verifierReplay(input.evidence),
     layers_pilot_excluded: pilotExcluded(),

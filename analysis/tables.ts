@@ -320,6 +320,10 @@ export const tables: TableDef[] = [
     measures: [],
     rates: [{ name: 'false_accept', k: 'false_accept_n', n: 'not_stored_n' }, { name: 'false_reject', k: 'false_reject_n', n: 'stored_n' }],
   },
+  // one row a trace: drawn into no figure and printed in no table of the paper; the report recounts evaluator_audit from it
+  countedTable('evaluator_audit_traces', 'Other evaluators against the store, trace by trace: each re-scored trace (run file and line), the fault it ran under, whether the store held the state, and each evaluator\'s verdict (null: it cannot say for that trace); evaluator_audit counts these rows',
+    'analysis/evaluator-audit.ts', 'record', ['file', 'line'],
+    ['browser', 'arm', 'arm_version', 'app', 'fault', 'condition_id', 'policy', 'stored', 'store', 'page', 'claim', 'fixed-wait', 'network', 'webarena-verified']),
   recordTable('deviations_amendments', 'Deviations: every preregistration and amendment, when it was frozen, and what the record shows preceded it',
     ['prereg'], ['id', 'study', 'arm', 'relation', 'ledger_seq', 'frozen_at', 'record_trigger', 'trigger_runs', 'declared_trigger', 'registered_rows_before', 'registered_runs_before', 'changes']),
   recordTable('deviations_runs', 'Deviations: every run file, its sessions, and how it differs from its successor',

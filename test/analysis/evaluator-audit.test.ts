@@ -3,7 +3,8 @@
 // counted by hand from a handful of re-scored traces.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attachVerdicts, auditRows, type RecordedVerdict } from '../../analysis/evaluator-audit.ts';
+import { attachVerdicts, auditEvaluators, auditRows, auditTraceRows, type RecordedVerdict } from '../../analysis/evaluator-audit.ts';
+import { columnsOf, tableDef } from '../../analysis/tables.ts';
 import type { EvaluatorVerdict } from '../../core/contracts.ts';
 import type { Rescored } from '../../analysis/rescore.ts';
 
@@ -89,4 +90,35 @@ test('a run file changed since it was scored: its verdicts are not used', () => 
   const problems = attachVerdicts({ rows, runSha256: new Map([['f', 'b'.repeat(64)]]) }, [verdict({})]);
   assert.equal(rows[0]!.webarena_verified_accept, null);
   assert.deepEqual(problems, ['data/raw/evaluators/webarena-verified/run.jsonl:1: f has changed since webarena-verified scored it (its sha256 differs)']);
+});
+
+test('the rows the audit counts, one a trace: its group, the store and every evaluator under its name; the table follows from them', () => {
+  const rescored = [
+    trace({ file: 'g', line: 2, layer: 'state', claim_done: false, claim_false_completion: false, fixed_wait_accept: true, network_accept: null }),
+    trace({ file: 'g', line: 1, policy: 'verification-aware', vts: true, false_completion: false, claim_false_completion: false, fixed_wait_accept: true, webarena_verified_accept: false }),
+    trace({}),
+    trace({ file: 'h', arm: 'transport', arm_version: 1, layer: 'state', transport: 'write-error', claim_done: null }),
+  ];
+  const rows = auditTraceRows(rescored);
+  // in run file and line order; the late State write's trace has no network verdict (no HAR)
+  assert.deepEqual(rows.map((r) => [r.file, r.line]), [['f', 1], ['g', 1], ['g', 2], ['h', 1]]);
+  assert.deepEqual(rows[2], {
+    file: 'g', line: 2, browser: 'chromium', arm: 'real-apps', arm_version: 2, app: 'wordpress', fault: 'state', condition_id: 'c', policy: 'p', stored: false,
+    store: false, page: true, claim: false, 'fixed-wait': true, network: null, 'webarena-verified': null,
+  });
+  assert.equal(rows[3]!.fault, 'state+write-error');
+  assert.deepEqual([rows[1]!.stored, rows[1]!.store, rows[1]!['webarena-verified']], [true, true, false]);
+  // the table keeps every column of a row: each evaluator has its own
+  const columns = columnsOf(tableDef('evaluator_audit_traces'));
+  for (const r of rows) for (const c of Object.keys(r)) assert.ok(columns.includes(c), `evaluator_audit_traces lacks the column ${c}`);
+  for (const e of auditEvaluators) assert.ok(columns.includes(e), e);
+  // and evaluator_audit is their count, cell by cell (a fault's row and the 'all' row of its group)
+  for (const row of auditRows(rescored)) {
+    const mine = rows.filter((r) => ['browser', 'arm', 'arm_version', 'app'].every((k) => r[k] === row[k]) && (row.fault === 'all' || r.fault === row.fault) && r[row.evaluator as string] !== null);
+    const stored = mine.filter((r) => r.stored);
+    const notStored = mine.filter((r) => !r.stored);
+    const e = row.evaluator as string;
+    assert.deepEqual([mine.length, stored.length, notStored.length, notStored.filter((r) => r[e] === true).length, stored.filter((r) => r[e] === false).length],
+      [row.n, row.stored_n, row.not_stored_n, row.false_accept_n, row.false_reject_n], `${row.arm} ${row.fault} ${e}`);
+  }
 });
