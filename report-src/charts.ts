@@ -20,6 +20,12 @@ function readSpec(name: string): Spec {
   return JSON.parse(fs.readFileSync(path.join(specsDir, `${name}.vl.json`), 'utf8')) as Spec;
 }
 
+/**
+ * The page inlines every chart: each SVG's ids (vega's gradients and clip paths, numbered from 0 in each
+ * SVG by figures/render.ts) get their chart's name, else a second chart's legend would draw the first's gradient.
+ */
+const ownIds = (chart: string, svg: string) => svg.replace(/(id="|url\(#)(gradient_|clip)(\d+)/g, `$1${chart}-$2$3`);
+
 /** spec + data rows (with href_<measure> fields) + an href channel on the layers that draw them. */
 function linked(spec: Spec, table: string, rows: Record<string, unknown>[], hrefExpr: string, layers: number[]): TopLevelSpec {
   const out = structuredClone(spec);
@@ -50,7 +56,7 @@ export async function buildCharts(cards: Scorecards, record: ReportRecord): Prom
     if (!rows.length) return;
     const spec = readSpec(id);
     const title = typeof spec.title === 'object' && spec.title && 'text' in spec.title ? String((spec.title as { text: string }).text) : String(spec.title ?? id);
-    charts.push({ id, section, title, spec: `figures/${id}.vl.json`, svg: await svgOf(linked(spec, table, rows, hrefExpr, layers)) });
+    charts.push({ id, section, title, spec: `figures/${id}.vl.json`, svg: ownIds(id, await svgOf(linked(spec, table, rows, hrefExpr, layers))) });
   };
   // as_vs_vts folds as/vts/fc into `measure` (as_rate, vts_rate, fc_rate): the bar links to that measure's traces
   await add('as_vs_vts', 'layers_overall', 'layers_overall', "datum['href_' + replace(datum.measure, '_rate', '')]", [0]);

@@ -106,6 +106,9 @@ test("the charts are the project's Vega-Lite specs, and each bar or cell links t
     const counts = new Set(c.cellLinks.map(cellOf));
     for (const l of c.links) assert.ok(cellOf(l) !== undefined && counts.has(cellOf(l)), `${c.chart}: ${l} is a count of ${c.section}`);
   }
+  // inlined in one page, no two charts share an id (a legend's gradient would be another chart's)
+  const ids = await page.$$eval('figure.chart [id]', (els) => els.map((e) => e.id));
+  assert.equal(new Set(ids).size, ids.length, `ids shared between charts: ${ids.join(' ')}`);
   // and one of them, clicked, lists its traces
   const link = page.locator('figure[data-chart="as_vs_vts"] a').first();
   const cell = Number((await link.getAttribute('xlink:href'))!.match(/cell=(\d+)/)![1]);
