@@ -2,7 +2,8 @@
 // network), made from the generated files alone (report-src/record.ts says which).
 //
 //   1 readRecord          data/raw, data/excluded + REASONS.jsonl, data/tasks, analysis/out
-//   2 buildScorecards     analysis/out's numbers, each recounted from the registered rows, with the traces it counts
+//   2 buildScorecards     analysis/out's numbers, each recounted from the registered rows, with the traces it counts;
+//     auditSection        and the evaluator audit's, recounted from analysis/out's rows of its traces (report-src/audit.ts)
 //   3 buildCharts         the project's Vega-Lite specs (figures/) rendered to SVG with links to those traces
 //   4 write               report/index.html, app.js, style.css (report-src/page/, copied), and the data as
 //                         <script> files (fetch() of file:// is blocked): data/index.js (one summary line
@@ -16,6 +17,7 @@ import { root, rel } from '../core/paths.ts';
 import { readRecord, type ReportRecord, type Row } from './record.ts';
 import { buildScorecards, type Trace } from './scorecards.ts';
 import { buildCharts } from './charts.ts';
+import { auditSection } from './audit.ts';
 import { readRunFolder, yourRunSection } from './your-run.ts';
 
 const pageDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'page');
@@ -126,14 +128,16 @@ export async function buildReport(options: { outDir?: string; record?: ReportRec
   }
   const registered = traces.filter((t) => t.status === 'registered').map((t) => t.trace);
   const cards = buildScorecards(record, registered);
+  // the sections built apart add their trace lists to the scorecards' (one list, one id)
+  const lists = new Map(cards.lists.map((l, i) => [l.join(','), i]));
+  const listOf = (ids: number[]) => {
+    const key = ids.join(',');
+    let id = lists.get(key);
+    if (id === undefined) lists.set(key, (id = cards.lists.push(ids) - 1));
+    return id;
+  };
+  cards.sections.push(auditSection(record, registered, listOf));
   if (yours.length) {
-    const lists = new Map(cards.lists.map((l, i) => [l.join(','), i]));
-    const listOf = (ids: number[]) => {
-      const key = ids.join(',');
-      let id = lists.get(key);
-      if (id === undefined) lists.set(key, (id = cards.lists.push(ids) - 1));
-      return id;
-    };
     const mine = traces.filter((t) => yourRuns.has(t.trace.run)).map((t) => t.trace);
     cards.sections.unshift(yourRunSection(mine, registered, listOf, options.yourRun!));
   }

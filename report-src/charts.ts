@@ -63,5 +63,7 @@ export async function buildCharts(cards: Scorecards, record: ReportRecord): Prom
   await add('vts_by_layer', 'layers_by_layer', 'layers_by_layer', 'datum.href_vts', [0, 1]);
   await add('horizon', 'layers_horizon', 'layers_horizon', 'datum.href_vts', [1]);
   await add('evidence_errors', 'evidence_confusion', 'evidence_confusion', "datum['href_' + replace(datum.measure, '_rate', '')]", [0]);
+  // evaluator_audit colours each cell by its false accepts and writes them in it: both link to those traces
+  await add('evaluator_audit', 'evaluator_audit', 'evaluator_audit', 'datum.href_false_accept', [0, 1]);
   return charts;
 }

@@ -12,7 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../pipeline/browser/launch.ts';
 import { buildReport, type Built } from '../../report-src/build.ts';
 import { readRecord, type ReportRecord, type Row } from '../../report-src/record.ts';
-import { buildScorecards, sectionDefs } from '../../report-src/scorecards.ts';
+import { buildScorecards, sectionDefs, type Trace } from '../../report-src/scorecards.ts';
+import { auditSection } from '../../report-src/audit.ts';
 import { paths } from '../../core/paths.ts';
 
 let dir: string;
@@ -25,6 +26,10 @@ declare const RSB: { state: any };
 
 const table = (name: string) => JSON.parse(fs.readFileSync(path.join(paths.analysisOut(), `${name}.json`), 'utf8')) as { rows: Record<string, any>[] };
 const registeredRows = () => record.runs.filter((r) => r.status === 'registered').flatMap((r) => r.rows);
+/** The registered traces with their real run and line (the evaluator audit's rows name them so). */
+const registeredTraces = (): Trace[] => record.runs.filter((r) => r.status === 'registered').flatMap((r) => r.rows.map((row, line) => ({ run: r.index, line, row }))).map((t, id) => ({ id, ...t }));
+/** Every section after the recounted tables of scorecards.ts: the evaluator audit (report-src/audit.ts). */
+const auditMeasures = [{ name: 'false_accept', k: 'false_accept_n', n: 'not_stored_n' }, { name: 'false_reject', k: 'false_reject_n', n: 'stored_n' }];
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-report-'));
@@ -70,14 +75,14 @@ test('every scorecard number on the page equals analysis/out, row by row', async
       return [d.measure!, { k: Number(d.k), n: Number(d.n), low: d.low === '' ? null : Number(d.low), high: d.high === '' ? null : Number(d.high), text: td.querySelector('a.k')!.textContent + '/' + td.querySelector('a.n')!.textContent }];
     }))),
   })));
-  assert.deepEqual(shown.map((s) => s.id), sectionDefs.map((d) => d.table));
+  assert.deepEqual(shown.map((s) => s.id), [...sectionDefs.map((d) => d.table), 'evaluator_audit']);
   let cells = 0;
   for (const s of shown) {
-    const def = sectionDefs.find((d) => d.table === s.id)!;
+    const measures = s.id === 'evaluator_audit' ? auditMeasures : sectionDefs.find((d) => d.table === s.id)!.measures;
     const rows = table(s.id).rows;
     assert.equal(s.rows.length, rows.length, `${s.id}: rows`);
     rows.forEach((row, i) => {
-      for (const m of def.measures) {
+      for (const m of measures) {
         const cell = s.rows[i]![m.name]!;
         assert.equal(cell.k, row[m.k], `${s.id} row ${i} ${m.k}`);
         assert.equal(cell.n, row[m.n], `${s.id} row ${i} ${m.n}`);
@@ -98,7 +103,7 @@ test("the charts are the project's Vega-Lite specs, and each bar or cell links t
     links: Array.from(f.querySelectorAll('a')).map((a) => a.getAttribute('xlink:href') ?? a.getAttribute('href')),
     cellLinks: Array.from(f.closest('section')!.querySelectorAll('td a.k')).map((a) => a.getAttribute('href')),
   })));
-  assert.deepEqual(charts.map((c) => c.chart).sort(), ['as_vs_vts', 'evidence_errors', 'horizon', 'vts_by_layer']);
+  assert.deepEqual(charts.map((c) => c.chart).sort(), ['as_vs_vts', 'evaluator_audit', 'evidence_errors', 'horizon', 'vts_by_layer']);
   for (const c of charts) {
     assert.ok(fs.existsSync(path.join(paths.root(), 'figures', `${c.chart}.vl.json`)));
     assert.ok(c.links.length > 0, `${c.chart} has links`);
@@ -108,6 +113,7 @@ test("the charts are the project's Vega-Lite specs, and each bar or cell links t
   }
   // inlined in one page, no two charts share an id (a legend's gradient would be another chart's)
   const ids = await page.$$eval('figure.chart [id]', (els) => els.map((e) => e.id));
+  assert.ok(ids.some((id) => id.startsWith('evaluator_audit-gradient_')), ids.join(' '));
   assert.equal(new Set(ids).size, ids.length, `ids shared between charts: ${ids.join(' ')}`);
   // and one of them, clicked, lists its traces
   const link = page.locator('figure[data-chart="as_vs_vts"] a').first();
@@ -116,6 +122,51 @@ test("the charts are the project's Vega-Lite specs, and each bar or cell links t
   await page.waitForSelector('#cell-filter');
   const size = await page.evaluate((id) => RSB.state.cards.lists[id].length, cell);
   assert.equal(await page.textContent('#count b'), String(size));
+});
+
+test('the evaluator audit is a section: each row is analysis/out/evaluator_audit.json\'s, and a false-accept cell opens the traces the store denied and the evaluator credited', async () => {
+  await page.click('nav a[data-nav="scorecards"]');
+  await page.waitForSelector('section[data-section="evaluator_audit"]');
+  const audit = table('evaluator_audit').rows;
+  assert.ok(audit.length > 0, 'the record has an evaluator audit');
+  const keys = ['browser', 'arm', 'arm_version', 'app', 'fault', 'evaluator'];
+  const shown = await page.$$eval('section[data-section="evaluator_audit"] tbody tr', (trs) => trs.map((tr) => ({
+    key: Array.from(tr.querySelectorAll('td:not([data-measure])')).map((td) => td.textContent),
+    cells: Object.fromEntries(Array.from(tr.querySelectorAll('td[data-measure]')).map((td) => [(td as HTMLElement).dataset.measure, {
+      text: td.querySelector('a.k')!.textContent + '/' + td.querySelector('a.n')!.textContent,
+      rate: td.querySelector('.rate')!.textContent, ci: td.querySelector('.ci')!.textContent,
+    }])),
+  })));
+  assert.equal(shown.length, audit.length);
+  const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
+  audit.forEach((row, i) => {
+    assert.deepEqual(shown[i]!.key, keys.map((k) => String(row[k])), `row ${i}: its key`);
+    assert.deepEqual(shown[i]!.cells, {
+      false_accept: { text: `${row.false_accept_n}/${row.not_stored_n}`, rate: pct(row.false_accept_rate), ci: `[${pct(row.false_accept_low)}, ${pct(row.false_accept_high)}]` },
+      false_reject: { text: `${row.false_reject_n}/${row.stored_n}`, rate: pct(row.false_reject_rate), ci: `[${pct(row.false_reject_low)}, ${pct(row.false_reject_high)}]` },
+    }, `row ${i} (${keys.map((k) => row[k]).join(' ')})`);
+  });
+  // the row with the most false accepts: its count opens exactly those traces, each a registered row the store denied
+  const i = audit.reduce((best, row, j) => (row.false_accept_n > audit[best]!.false_accept_n ? j : best), 0);
+  const row = audit[i]!;
+  assert.ok(row.false_accept_n > 0);
+  await page.click(`section[data-section="evaluator_audit"] tbody tr[data-row="${i}"] td[data-measure="false_accept"] a.k`);
+  await page.waitForSelector('#cell-filter');
+  assert.equal(await page.textContent('#count b'), String(row.false_accept_n));
+  const listed = await page.evaluate(() => {
+    const s = RSB.state;
+    const list = Number(new URLSearchParams(location.hash.split('?')[1]).get('cell'));
+    return s.cards.lists[list].map((id: number) => ({ file: s.index.runs[s.traces[id].run].file, line: s.traces[id].line + 1 }));
+  });
+  const perTrace = new Map(table('evaluator_audit_traces').rows.map((r) => [`${r.file}#${r.line}`, r]));
+  const rowsOf = new Map(record.runs.map((r) => [r.file, r.rows]));
+  for (const { file, line } of listed) {
+    const t = perTrace.get(`${file}#${line}`);
+    assert.ok(t, `${file}:${line} is a row of evaluator_audit_traces`);
+    assert.equal(t[row.evaluator], true, `${file}:${line}: ${row.evaluator} credits it`);
+    assert.equal(rowsOf.get(file)![line - 1]!.vts, false, `${file}:${line}: the store denied it`);
+    if (row.fault !== 'all') assert.equal(t.fault, row.fault);
+  }
 });
 
 test('filtered to the false completions of one evidence policy, a trace opens with its events in the row\'s order and its decision points', async () => {
@@ -201,4 +252,24 @@ test('the report refuses to write a scorecard whose recount disagrees with analy
   const traces = registeredRows().map((row, id) => ({ id, run: 0, line: id, row }));
   assert.throws(() => buildScorecards(tampered, traces), /disagrees with analysis\/out[\s\S]*layers_overall\.json \(browser=chromium, policy=selector-only\) fc_n\/n/);
   assert.doesNotThrow(() => buildScorecards(record, traces));
+});
+
+test('the report refuses an evaluator audit its trace rows do not add up to, or whose trace rows name no registered trace', () => {
+  const traces = registeredTraces();
+  const listOf = () => 0;
+  const tampered = (change: (rows: Record<string, any>[]) => void): ReportRecord => {
+    const t = structuredClone(record.tables.get('evaluator_audit_traces')!);
+    change(t.rows);
+    return { ...record, tables: new Map([...record.tables, ['evaluator_audit_traces', t]]) };
+  };
+  assert.ok(auditSection(record, traces, listOf).rows.length > 0);
+  // a trace the store denied, now credited by the network rule where it was not: one false accept more than the table says
+  const flipped = tampered((rows) => { rows.find((r) => r.stored === false && r.network === false)!.network = true; });
+  assert.throws(() => auditSection(flipped, traces, listOf), /evaluator_audit_traces\.json disagrees[\s\S]*evaluator=network\) false_accept_n\/not_stored_n: the table says (\d+)\/\d+, analysis\/out\/evaluator_audit_traces\.json (?!\1\/)\d+\//);
+  // a trace row one line past its run's end
+  const nowhere = tampered((rows) => { rows[0]!.line = 1e6; });
+  assert.throws(() => auditSection(nowhere, traces, listOf), /line=1000000\): names no registered trace/);
+  // a trace row whose store verdict is not its registered row's VTS
+  const stored = tampered((rows) => { rows[0]!.stored = !rows[0]!.stored; });
+  assert.throws(() => auditSection(stored, traces, listOf), /the registered row's VTS is/);
 });
