@@ -14,6 +14,7 @@
 // (front matter `trigger:`) is shown beside it, never instead of it. Runs from before data/runs.jsonl
 // existed have no recorded commit or load; their sessions are inferred from the ledger heads their rows
 // carry, and the table says so.
+import { layerTable } from '../proxy/src/index.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { codeRoot, paths, rel } from '../core/paths.ts';
@@ -294,8 +295,8 @@ export function deviations(): DeviationTables {
     };
   });
 
-  const v1Table = JSON.parse(fs.readFileSync(path.join(codeRoot, 'fixtures', 'proxy', 'layers-v1.json'), 'utf8')) as { layers: { state: { parameters: { forward_after_ms: { values: number[] } } } } };
-  const heldWrites = heldWriteDeviations(runs, v1Table.layers.state.parameters.forward_after_ms.values);
+  // the hold of State in the table the version-1 arms ran with (proxy/faults/layers-v1.json)
+  const heldWrites = heldWriteDeviations(runs, layerTable('v1').layers.state!.parameters.forward_after_ms!.values);
 
   return { deviations_amendments: amendments, deviations_runs: runRows, deviations_overlaps: overlaps, deviations_gaps: gaps, deviations_held_writes: heldWrites };
 }

@@ -59,14 +59,14 @@ type Flag = ({ type: 'string'; default?: string } | { type: 'boolean'; default?:
 
 /** The condition's flags, which a harness that starts this command passes on (make fault-proxy). */
 export const conditionOptions = {
-  spec: { type: 'string', help: 'the fault spec (proxy/schemas/fault-spec.schema.json): the target control, its pages, its write, the success answer' },
+  spec: { type: 'string', help: 'the fault spec (schemas/fault-spec.schema.json): the target control, its pages, its write, the success answer' },
   layer: { type: 'string', help: 'a layer of the table in use (the proxy\'s own: baseline, access, perception, action, state, verification); default with --transport alone: baseline' },
   severity: { type: 'string', help: '0 for a layer without rules (baseline), else 1, 2 or 3' },
   also: { type: 'string', help: 'a compound condition\'s second layer, LAYER:SEVERITY (state:2), on top of --layer; neither baseline, at most one of them answering the write' },
   transport: { type: 'string', help: 'a transport fault by name, from the table in use (the proxy\'s own: document-error, write-error, lost-response, asset-error, popup, …; --list prints them)' },
   'transport-severity': { type: 'string', default: '1', help: 'the transport fault\'s severity: 1, 2 or 3' },
-  'transport-table': { type: 'string', help: 'a transport table of your own (proxy/schemas/fault-transport.schema.json, the shape of src/transport.json); --transport names one of its faults' },
-  'layer-table': { type: 'string', help: 'a layer table of your own (proxy/schemas/fault-layers.schema.json, the shape of src/layers.json); --layer and --also name its layers' },
+  'transport-table': { type: 'string', help: 'a transport table of your own (schemas/fault-transport.schema.json, the shape of faults/transport.json); --transport names one of its faults' },
+  'layer-table': { type: 'string', help: 'a layer table of your own (schemas/fault-layers.schema.json, the shape of faults/layers.json); --layer and --also name its layers' },
   seed: { type: 'string', default: 'fault-proxy', help: 'the condition\'s seed (where the decoys stand, which error status of several)' },
   port: { type: 'string', default: '8600', help: 'the port on 127.0.0.1 (0: any free one)' },
   https: { type: 'boolean', default: false, help: 'intercept HTTPS with a CA made for this proxy (its key 0600 in the state folder)' },
@@ -75,7 +75,7 @@ export const conditionOptions = {
 } as const satisfies Record<string, Flag>;
 
 const ownOptions = {
-  events: { type: 'string', help: 'write each request it saw as a JSON line (proxy/schemas/proxy-event.schema.json) to this file (with --state: DIR/events.jsonl)' },
+  events: { type: 'string', help: 'write each request it saw as a JSON line (schemas/proxy-event.schema.json) to this file (with --state: DIR/events.jsonl)' },
   state: { type: 'string', help: 'a state folder (pid, log, events, state file, CA): the background service\'s; messages go to its log' },
   list: { type: 'boolean', default: false, help: 'print the layers and transport faults of the tables in use, with their severities, and exit' },
   help: { type: 'boolean', default: false, help: 'show this help' },
