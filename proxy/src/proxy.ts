@@ -16,6 +16,8 @@
 //          at (the n-th page, write or asset since load, WAREX's rules): answered with an error
 //          (failed, never reaches the app or the layer), delayed, its answer lost after the app
 //          (or the layer) answered (lost), or a pop-up put into the document (inject)
+//   which rule acts on a request, and on which count, is rules.ts's (pure: transportStep on
+//   arrival, writeStep after any hold); this file does what they say on the wire
 //   load(condition) ─▶ plan.ts: the layers' rules from layers.json, the transport fault from
 //   transport.json, the seed's draws; reset() ─▶ pass-through again, the log and the transport
 //   counts forgotten, held writes cancelled (never sent), and it resolves only once no write is
@@ -41,7 +43,8 @@ import { quietAbandonedRequests } from './quiet.ts';
 import { makeRunCA, type RunCA } from './certificate.ts';
 import { layerTable, planFor, type Condition, type LayerTableName, type Plan } from './plan.ts';
 import { isAssetRequest, isPageRequest, isWrite } from './match.ts';
-import { checkTransportTable, errorPage, fires, type TransportPlan } from './transport.ts';
+import { checkTransportTable, errorPage } from './transport.ts';
+import { transportStep, writeStep, type Fired } from './rules.ts';
 import { caseHeaders, injectPageFault } from './inject.ts';
 import { successAnswer } from './success.ts';
 import { harRecorder, type Har } from './har.ts';
@@ -127,8 +130,6 @@ interface AtApp { what: string; done: Promise<void>; end: () => void }
 
 export const DRAIN_LIMIT_MS = 35_000;
 
-/** The transport fault fired on one request: its count and what it does. */
-interface Fired { plan: TransportPlan; n: number }
 const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<FaultProxy> {
@@ -254,13 +255,7 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
     }
     // the transport fault first: between the browser and everything behind the proxy
     const kind = write ? 'write' : document ? 'page' : isAssetRequest(req) ? 'asset' : null;
-    let fired: Fired | null = null;
-    if (current?.transport && kind === current.transport.match) {
-      const key = kind === 'asset' ? `asset ${req.url}` : kind;
-      const n = (counts.get(key) ?? 0) + 1;
-      counts.set(key, n);
-      if (fires(current.transport.fire, n)) fired = { plan: current.transport, n };
-    }
+    const fired = transportStep(current, kind, req.url, counts);
     const tag = fired ? { transport: { fault: fired.plan.fault, match: fired.plan.match, n: fired.n, effect: fired.plan.effect.kind } } : {};
     if (fired) {
       const effect = fired.plan.effect;
@@ -282,10 +277,10 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
       if (effect.kind === 'lose' || effect.kind === 'popup') firedOn.set(req.id, fired);
     }
     if (write) writesSeen += 1;
-    // the layer lets this save through: from its passFromSave-th write on, the app answers
-    const passes = current?.write?.passFromSave != null && writesSeen >= current.write.passFromSave;
-    if (!current?.write || !write || passes) {
-      record({ t, method: req.method, url: req.url, status: null, action: 'pass', write, ...tag, ...(passes ? { detail: `save ${writesSeen}: from save ${current!.write!.passFromSave} on, the app answers` } : {}) }, req.id);
+    // the layer's rule, once any transport hold is over
+    const step = writeStep(current, write, writesSeen);
+    if (step.does === 'pass') {
+      record({ t, method: req.method, url: req.url, status: null, action: 'pass', write, ...tag, ...(step.detail ? { detail: step.detail } : {}) }, req.id);
       // the write goes on to the app: a reset waits until it is answered or gone
       if (write) toApp(req.id, `${req.method} ${req.url} (passed through)`);
       const conditional = Object.keys(req.headers).filter((h) => h === 'if-none-match' || h === 'if-modified-since');
@@ -294,9 +289,10 @@ export async function startFaultProxy(options: FaultProxyOptions = {}): Promise<
       for (const h of conditional) delete headers[h];
       return { headers };
     }
-    const hold = current.write.forwardAfterMs;
+    // an answer comes only from a plan's write rule: current is that plan
+    const hold = step.forwardAfterMs;
     try {
-      const answer = await successAnswer(current.spec, req, { ca: upstreamCA });
+      const answer = await successAnswer(current!.spec, req, { ca: upstreamCA });
       const event = record({ t, method: req.method, url: req.url, status: answer.statusCode, action: hold === null ? 'dropped' : 'answered', write: true, answeredAt: performance.now(), ...tag }, req.id);
       if (hold !== null && forGeneration === generation) {
         const entry: Held = { event, request: heldRequest(req), timer: setTimeout(() => forward(entry, forGeneration), hold) };
