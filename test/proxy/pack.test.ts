@@ -9,15 +9,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { codeRoot } from '../../core/paths.ts';
+import { packedProject, run, typeChecks } from '../helpers/packed.ts';
 import { executablePath, chromiumArgs } from '../../pipeline/browser/launch.ts';
 import { layerNames, transportFaultNames } from '../../proxy/src/index.ts';
 
-const run = promisify(execFile);
 
 const script = `
 import http from 'node:http';
@@ -91,29 +87,14 @@ export async function held(condition: Condition): Promise<ProxyEvent['action'][]
 `;
 
 test('the packed fault proxy installs into an empty project, type-checks there, runs a Verification fault on the project\'s own app in Chromium, and its command lists and checks every fault by name', { timeout: 300_000 }, async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-proxy-pack-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-
   // the tarballs: the proxy (its prepack builds dist/ with tsc), and playwright-core as installed here
-  const packed = (await npm(['pack', '--pack-destination', dir], path.join(codeRoot, 'proxy'))).stdout.trim().split('\n').at(-1)!;
-  assert.match(packed, /^rstackbench-fault-proxy-\d+\.\d+\.\d+\.tgz$/);
-  const playwright = (await npm(['pack', path.join(codeRoot, 'node_modules', 'playwright-core'), '--pack-destination', dir], dir)).stdout.trim().split('\n').at(-1)!;
-
-  const project = path.join(dir, 'project');
-  fs.mkdirSync(project);
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'outside', private: true, type: 'module' }));
-  await npm(['install', '--prefer-offline', path.join(dir, packed), path.join(dir, playwright)], project);
-  const installed = path.join(project, 'node_modules', '@rstackbench', 'fault-proxy');
-  for (const file of ['dist/index.d.ts', 'dist/cli.js', 'schemas/fault-spec.schema.json', 'faults/layers.json', 'faults/transport.json', 'faults/page-fault.js', 'README.md']) {
+  const { project, installed } = await packedProject(t, 'proxy', { offline: false });
+  for (const file of ['dist/cli.js', 'schemas/fault-spec.schema.json', 'faults/layers.json', 'faults/transport.json', 'faults/page-fault.js']) {
     assert.ok(fs.existsSync(path.join(installed, file)), `the package ships ${file}`);
   }
-  assert.ok(!fs.existsSync(path.join(installed, 'src')), 'only the build is shipped');
 
   // its types, from outside
-  fs.writeFileSync(path.join(project, 'typed.ts'), typed);
-  fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2023', 'DOM'], types: [] }, files: ['typed.ts'] }));
-  await run(path.join(codeRoot, 'node_modules', '.bin', 'tsc'), ['-p', project], { cwd: project, encoding: 'utf8' });
+  await typeChecks(project, typed);
 
   // a fault on the project's own app: the first save answered by the proxy and never stored, the second stored
   fs.writeFileSync(path.join(project, 'check.mjs'), script);

@@ -5,17 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { codeRoot } from '../../core/paths.ts';
+import { packedProject, run, typeChecks } from '../helpers/packed.ts';
 import { executablePath, chromiumArgs } from '../../pipeline/browser/launch.ts';
 import { sendJson, startFixtureServer } from '../../fixtures/server.ts';
 import { evidenceApp } from '../../fixtures/evidence/app.ts';
 import { generateTasks } from '../../fixtures/evidence/tasks.ts';
 
-const run = promisify(execFile);
 
 const script = `
 import { chromium } from 'playwright-core';
@@ -64,29 +60,13 @@ export async function save(page: Page): Promise<EvidenceRecord['state']> {
 `;
 
 test('the packed verifier installs into an empty project, type-checks there, and verifies a save in Chromium', { timeout: 240_000 }, async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-verifier-pack-'));
   const server = await startFixtureServer();
-  t.after(async () => { await server.close(); fs.rmSync(dir, { recursive: true, force: true }); });
-  const npm = (args: string[], cwd: string) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
-
+  t.after(async () => { await server.close(); });
   // the tarballs: the verifier (its prepack builds dist/ with tsc), and playwright-core as installed here
-  const packed = (await npm(['pack', '--pack-destination', dir], path.join(codeRoot, 'verifier'))).stdout.trim().split('\n').at(-1)!;
-  assert.match(packed, /^rstackbench-verifier-\d+\.\d+\.\d+\.tgz$/);
-  const playwright = (await npm(['pack', path.join(codeRoot, 'node_modules', 'playwright-core'), '--pack-destination', dir], dir)).stdout.trim().split('\n').at(-1)!;
-
-  const project = path.join(dir, 'project');
-  fs.mkdirSync(project);
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'outside', private: true, type: 'module' }));
-  await npm(['install', '--offline', path.join(dir, packed), path.join(dir, playwright)], project);
-  const installed = path.join(project, 'node_modules', '@rstackbench', 'verifier');
-  assert.ok(fs.existsSync(path.join(installed, 'dist', 'index.d.ts')), 'the package ships its types');
-  assert.ok(fs.existsSync(path.join(installed, 'README.md')));
-  assert.ok(!fs.existsSync(path.join(installed, 'src')), 'only the build is shipped');
+  const { project } = await packedProject(t, 'verifier', { offline: true });
 
   // its types, from outside
-  fs.writeFileSync(path.join(project, 'typed.ts'), typed);
-  fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2023', 'DOM'], types: [] }, files: ['typed.ts'] }));
-  await run(path.join(codeRoot, 'node_modules', '.bin', 'tsc'), ['-p', project], { cwd: project, encoding: 'utf8' });
+  await typeChecks(project, typed);
 
   // the controlled app's success condition, and a read of the server's records for the re-read
   const task = generateTasks().find((x) => x.scenario === 'success' && x.rep === 0 && x.delay_ms === 50)!;
