@@ -214,6 +214,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${helpText()}\n`);
     return 0;
   }
+  if (argv.length === 0) throw new UsageError(`a fault spec and a condition, at least: rstackbench-fault-proxy --spec spec.json --layer state --severity 2 (--list: every fault by name; --help: every option)`);
   if (values.list) {
     process.stdout.write(`${listFaults(tableFile('layer-table', values['layer-table'], readLayerTable), tableFile('transport-table', values['transport-table'], readTransportTable))}\n`);
     return 0;
