@@ -12,6 +12,11 @@
 //   and no import cycle anywhere.
 /** A forbidden import: from the files matching `from` to those matching `to`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+/** A package of ours that may import, of node_modules, only the packages named (and Node's own types). */
+const packagesOnly = (name, comment, from, packages) => ({
+  name, comment, severity: 'error', from: { path: from },
+  to: { path: '^node_modules/', pathNot: `^node_modules/(${[...packages, '@types/node'].join('|')})/` },
+});
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -20,22 +25,12 @@ module.exports = {
       '^core/', '^(pipeline|fixtures|analysis|figures|paper|report-src|test|examples|bin)/'),
     forbid('verifier-is-its-own-package', 'verifier/ is a package of its own (@rstackbench/verifier): it imports nothing of ours but verifier/',
       '^verifier/', '^(core|pipeline|fixtures|analysis|figures|paper|report-src|test|examples|bin|deploy)/'),
-    {
-      name: 'verifier-depends-on-playwright-only',
-      comment: 'verifier/ depends on Playwright\'s public API alone: of the packages, only playwright-core (a peer dependency)',
-      severity: 'error',
-      from: { path: '^verifier/' },
-      to: { path: '^node_modules/', pathNot: '^node_modules/(playwright-core|@types/node)/' },
-    },
+    packagesOnly('verifier-depends-on-playwright-only', 'verifier/ depends on Playwright\'s public API alone: of the packages, only playwright-core (a peer dependency)',
+      '^verifier/', ['playwright-core']),
     forbid('proxy-is-its-own-package', 'proxy/ is a package of its own (@rstackbench/fault-proxy): it imports nothing of ours but proxy/',
       '^proxy/', '^(core|pipeline|fixtures|analysis|figures|paper|report-src|test|examples|bin|deploy|verifier)/'),
-    {
-      name: 'proxy-depends-on-its-packages-only',
-      comment: 'proxy/ depends on mockttp (the proxy), parse5 (where a script goes in a document) and ajv (its schemas) alone: its package.json dependencies',
-      severity: 'error',
-      from: { path: '^proxy/' },
-      to: { path: '^node_modules/', pathNot: '^node_modules/(mockttp|parse5|ajv|@types/node)/' },
-    },
+    packagesOnly('proxy-depends-on-its-packages-only', 'proxy/ depends on mockttp (the proxy), parse5 (where a script goes in a document) and ajv (its schemas) alone: its package.json dependencies',
+      '^proxy/', ['mockttp', 'parse5', 'ajv']),
     forbid('core-imports-no-verifier', 'core/ is the leaf: the verifier is a package the pipeline and analysis use, not core',
       '^core/', '^verifier/'),
     forbid('nothing-downstream-imports-the-pipeline', 'fixtures/, analysis/, figures/ and paper/ never import pipeline/ (the steps run them, not the other way)',

@@ -66,7 +66,7 @@ export interface LayersFields {
    */
   retries: number | null;
   /**
-   * what the agent said when it returned (arms agent, pilot; the pilot's is the plan's stop step, or done when it ran to its end): done or not, with an optional message (an outside agent: its WebArena-Verified status and the usage it reported, when it gave them); null when it gave no claim (see error). False completion is then claimed done and not VTS
+   * what the agent said when it returned (arms agent, pilot; the pilot's is the plan's stop step, or done when it ran to its end): done or not, with an optional message (an outside agent: its WebArena-Verified status and the usage it reported, when it gave them); null when it gave no claim (see error). False completion is then claimed done and not VTS, except in arm pilot, whose prereg keeps the page's (AS and not VTS) for its plans, and from version 2 of the proxied arms, where claim_false_completion holds the claim's (pipeline/layers/scoring.ts, fcRuleOf)
    */
   claim?: {
     done: boolean;

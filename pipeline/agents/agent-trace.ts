@@ -12,6 +12,7 @@ import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { runLayersTrace, type LayersOutcome, type Scoring } from '../layers/condition.ts';
 import { flagRuleInForce } from '../layers/protocol.ts';
+import { verdictOf } from '../layers/scoring.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
 import type { Agent, AgentResult, Claim } from './contract.ts';
@@ -47,7 +48,7 @@ export function claimedOutcome(outcome: LayersOutcome, result: AgentResult): Omi
   return {
     ...outcome,
     claim: result.claim,
-    false_completion: result.claim?.done === true && !outcome.vts,
+    ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'claim-if-kept' }),
     actions: result.actions ?? null,
     retries: result.retries ?? null,
     error: result.error ?? outcome.error,

@@ -77,11 +77,3 @@ export function requirePage(session: AgentSession, agent: string): Page {
   return session.page;
 }
 
-/**
- * Whether a trace ended taking the task as done (the transport arm's ended_done; false abandonment is
- * not this while the postcondition holds): an agent or a verified policy by its claim; a reference
- * policy, which claims nothing, when the page showed success or it read the stored state back.
- */
-export function endedDone(result: Pick<AgentResult, 'claim' | 'moments'>, apparentSuccess: boolean): boolean {
-  return result.claim ? result.claim.done === true : apparentSuccess || result.moments?.confirmedAt != null;
-}

@@ -18,6 +18,7 @@ import type { BrowserName } from '../browser/launch.ts';
 import type { RunPlan } from '../kernel/run.ts';
 import { readRealAppsTasks, realAppsResources, INFRASTRUCTURE_RETRIES } from '../layers/real-apps/arm.ts';
 import { runRealAppTrace } from '../layers/real-apps/condition.ts';
+import { verdictOf } from '../layers/scoring.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
 import { agentFailureStop, agentLogFile, agentUnits, slug, DEFAULT_MAX_AGENT_FAILURES } from './arm.ts';
 import { processAgent, DEFAULT_AGENT_TIMEOUT_MS } from './process-agent.ts';
@@ -67,7 +68,7 @@ export function agentRealAppsPlan(options: {
           agent: { name: identity.name, command: identity.command, sha256: identity.sha256 },
           ...outcome,
           claim: result.claim,
-          false_completion: result.claim?.done === true && !outcome.vts,
+          ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'claim-if-kept' }),
           actions: result.actions ?? null,
           retries: result.retries ?? null,
           error: result.error ?? outcome.error,

@@ -29,6 +29,7 @@ import { startAgentProcess, type AgentExit, type AgentProcess } from '../agents/
 import type { Agent, AgentResult, Claim } from '../agents/contract.ts';
 import type { ControlAnswer, ControlServer, ControlStep } from './control.ts';
 import type { LayersRow } from '../../core/contracts.ts';
+import { verdictOf } from '../layers/scoring.ts';
 
 /** the episode's own account, as the row keeps it (schemas/trace.schema.json, browsergym) */
 export type EpisodeAccount = NonNullable<LayersRow['browsergym']>;
@@ -218,7 +219,7 @@ export function browsergymEpisode(o: EpisodeOptions): Episode {
       const reply = endReply as ((a: ControlAnswer) => void) | null;
       if (reply) {
         reply(outcome
-          ? answer(200, { vts: outcome.vts, apparent_success: outcome.apparent_success, false_completion: claim?.done === true && !outcome.vts })
+          ? answer(200, verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: claim ?? null, rule: 'claim-if-kept' }))
           : answer(500, { error: 'the trace could not be scored' }));
       }
       let error: string | null = null;

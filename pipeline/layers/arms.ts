@@ -19,7 +19,7 @@ import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
 import { policyAgent } from './policies/agent.ts';
 import { verifiedAgent, verifiedPolicies } from './policies/verified.ts';
-import type { Scoring } from './scoring.ts';
+import { verdictOf, type Scoring } from './scoring.ts';
 import { flagRuleInForce, HORIZONS_MS, MAIN_BOUNDARY_MS, STALL_RETRIES } from './protocol.ts';
 
 /** units per browser process: Firefox's parent grew to 3 GB after about 570 closed contexts here and slowed every trace after it */
@@ -67,7 +67,7 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
       // done and not VTS (prereg/layers-verified.md), as an outside agent's is
       return {
         condition_id: u.task.condition_id, policy: u.policy, ...outcome,
-        ...(verified ? { claim: result.claim, false_completion: result.claim?.done === true && !outcome.vts } : {}),
+        ...(verified ? { claim: result.claim, ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'claim-if-kept' }) } : {}),
       };
     },
   };

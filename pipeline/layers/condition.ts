@@ -17,7 +17,7 @@ import { epochToProcess } from '../browser/clock.ts';
 import { layersApps } from '../../fixtures/layers/index.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import type { Agent, AgentResult, AgentSession } from '../agents/contract.ts';
-import { boundaryOf, judge, speedSensitivity, type FlagRule, type Observed, type Scoring, type Timeline } from './scoring.ts';
+import { boundaryOf, judge, speedSensitivity, verdictOf, type FlagRule, type Observed, type Scoring, type Timeline } from './scoring.ts';
 import { pageWatch } from './watch.ts';
 import { infrastructureError } from './infrastructure.ts';
 import type { LayersRow } from '../../core/contracts.ts';
@@ -157,9 +157,8 @@ export async function runLayersTrace(options: {
       severity: task.severity,
       started_at,
       elapsed_ms: round1(tEnd - t0),
-      apparent_success: judged.apparentSuccess,
-      vts,
-      false_completion: judged.apparentSuccess && !vts,
+      // a reference policy's row keeps no claim: its false completion is the page's
+      ...verdictOf({ apparentSuccess: judged.apparentSuccess, vts, rule: 'page' }),
       actions: result.actions ?? null,
       retries: result.retries ?? null,
       horizon_ms: boundary.horizonMs,

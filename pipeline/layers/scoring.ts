@@ -1,5 +1,14 @@
-// The `layers` scoring rule as pure functions of what a trace recorded (every time on the
-// harness's process clock, ms). The condition runner (condition.ts) records; this file decides.
+// The one scorer of the `layers` study, for every arm: pure functions of what a trace recorded
+// (every time on the harness's process clock, ms). The condition runners record (condition.ts for
+// the small apps, real-apps/condition.ts for the applications behind the fault proxy); this file
+// decides. Each arm supplies only its app and its parameters:
+//
+//   small apps (main, horizon, verified, transport's small-app rows, agents, pilot)
+//       boundaryOf / judge / speedSensitivity             below
+//   applications behind the proxy (real-apps, transport)
+//       realAppBoundaryOf / realAppTimingSensitive        "The applications behind the fault proxy"
+//   every arm: the verdict from AS, VTS and the claim     verdictOf, endedDone, falseAbandonment
+//   a registered row scored again from what it keeps      rescoreRow (test/pipeline/layers/rescore-rows.test.ts)
 //
 //   boundaryOf(observed)        where the trace is scored (prereg/layers.md, amendments 1 and 2):
 //     main:    B ms after the server received the policy's last save, or the policy's return,
@@ -280,4 +289,217 @@ export function timelineOfRow(row: { arm: string; horizon_ms: number; moments: R
     successSeenAt: m.success_seen,
     confirmedAt: m.confirmed,
   };
+}
+
+// ─── The applications behind the fault proxy (arms real-apps and transport) ────────────────────
+//
+// prereg/layers-real-apps.md and its amendment 1. The store is the app's database, read once at the
+// boundary; what happened to each write is the proxy's log, on the harness's clock.
+//
+//   realAppBoundaryOf(moments)      BOUNDARY_MS after the latest of the agent's return, the browser's
+//                                   answer to its last write, and the load of the document that
+//                                   answer led to (a redirect shows its notice on the next page)
+//   realAppTimingSensitive(...)     the read came within TIMING_SENSITIVE_MS of a write being at the
+//                                   app, or the notice within it of the boundary; from version 2 also a
+//                                   held write that reached the app within HELD_NEAR_READ_MS of the read
+//
+// The same arms on the small apps (arm transport's small-app rows) are scored by the main rule above.
+
+export const REAL_APPS = {
+  /** prereg/layers-real-apps.md: ms after the last of the agent's return, the answer to its last write, and the document that answer led to */
+  boundaryMs: 500,
+  /** a write at the application within this many ms of the read, or the notice shown within it of the boundary: timing-sensitive */
+  timingSensitiveMs: 50,
+  /**
+   * Version 2: how near the read a held write's arrival at the app makes a row timing-sensitive. The
+   * v2 smoke runs in Chromium at one and two workers (data/excluded/layers/real-apps/, 20261206) gave
+   * three units whose VTS differed, all verification-aware under State at 6 s, each with a held write
+   * 43 to 1231 ms from the read; this window flags each of them in at least one run, and 3 and 4 of 72 rows.
+   */
+  heldNearReadMs: 1000,
+} as const;
+
+/** One write of the condition as the proxy handled it, on the harness's clock. */
+export interface WriteRecord {
+  t: number;
+  action: 'pass' | 'answered' | 'dropped' | 'error' | 'failed' | 'lost';
+  status: number | null;
+  /** when the answer left for the browser */
+  answered: number | null;
+  reachedApp: number | null;
+  appAnswered: number | null;
+}
+
+/** What the proxy's log says of each write (the fields writesOf reads). */
+export interface ProxyWriteEvent {
+  id: number; t: number; action: string; write?: boolean; of?: number; status: number | null;
+  answeredAt?: number; appAnsweredAt?: number;
+}
+
+/** The condition's writes from the proxy's log: a held write's later forwarding folded into the write it holds. */
+export function writesOf(log: readonly ProxyWriteEvent[]): WriteRecord[] {
+  const late = new Map(log.filter((e) => e.action === 'forwarded-late' && e.of !== undefined).map((e) => [e.of!, e]));
+  const kinds = new Set(['pass', 'answered', 'dropped', 'error', 'failed', 'lost']);
+  return log.filter((e) => e.write && kinds.has(e.action)).map((e) => {
+    const forwarded = late.get(e.id);
+    const passed = e.action === 'pass';
+    // lost: it reached the app, which answered; the browser got nothing
+    if (e.action === 'lost') return { t: e.t, action: 'lost', status: null, answered: null, reachedApp: e.t, appAnswered: e.appAnsweredAt ?? null };
+    return {
+      t: e.t,
+      action: e.action as WriteRecord['action'],
+      status: e.status,
+      answered: e.answeredAt ?? null,
+      reachedApp: passed ? e.t : (forwarded?.t ?? null),
+      appAnswered: passed ? (e.answeredAt ?? null) : (forwarded?.answeredAt ?? null),
+    };
+  });
+}
+
+export interface TraceMoments {
+  t0: number;
+  tEnd: number;
+  writes: readonly WriteRecord[];
+  successShownAt: number | null;
+  /** each document's load event in the agent's tab */
+  loads: readonly number[];
+}
+
+export interface RealAppBoundary { at: number; setBy: 'save' | 'return' | 'page' }
+
+/**
+ * The scoring boundary: REAL_APPS.boundaryMs after the latest of the agent's return, the browser's
+ * answer to the agent's last write, and the load of the document that answer led to (a write
+ * answered by a redirect shows its notice on the next page; a client-rendered app shows it on the
+ * page it is on): the page has had as long to show what it shows, whatever the agent did.
+ */
+export function realAppBoundaryOf(m: Pick<TraceMoments, 'tEnd' | 'writes' | 'loads'>): RealAppBoundary {
+  const answered = m.writes.map((w) => w.answered).filter((t): t is number => t !== null);
+  const candidates: { t: number; setBy: RealAppBoundary['setBy'] }[] = [{ t: m.tEnd, setBy: 'return' }];
+  if (answered.length) {
+    const last = Math.max(...answered);
+    candidates.push({ t: last, setBy: 'save' });
+    const next = m.loads.filter((t) => t > last).sort((a, b) => a - b)[0];
+    if (next !== undefined) candidates.push({ t: next, setBy: 'page' });
+  }
+  const latest = candidates.reduce((a, b) => (b.t > a.t ? b : a));
+  return { at: latest.t + REAL_APPS.boundaryMs, setBy: latest.setBy };
+}
+
+/**
+ * Timing-sensitive: the read came within REAL_APPS.timingSensitiveMs of a write being at the
+ * application (from its arrival there to the application's answer, before which it may or may not
+ * have committed), or the notice showed within it of the boundary: a somewhat faster or slower
+ * machine could have given the other outcome. Version 2 adds held writes near the read.
+ */
+export function realAppTimingSensitive(m: Pick<TraceMoments, 'writes' | 'successShownAt'>, boundary: Pick<RealAppBoundary, 'at'>, readAt: number, version = 1): boolean {
+  const near = REAL_APPS.timingSensitiveMs;
+  const atAppNearRead = m.writes.some((w) => w.reachedApp !== null && readAt >= w.reachedApp - near && (w.appAnswered === null || readAt <= w.appAnswered + near));
+  const noticeNear = m.successShownAt !== null && Math.abs(boundary.at - m.successShownAt) <= near;
+  // version 2 (prereg/layers-real-apps-amendment-1.md): a write the proxy held (State) that reached
+  // the app within heldNearReadMs of the read, before or after it: a policy a second faster or
+  // slower (another load, another worker count) reads on the other side of it
+  const heldNearRead = version >= 2 && m.writes.some((w) => w.action === 'answered' && w.reachedApp !== null && Math.abs(w.reachedApp - readAt) <= REAL_APPS.heldNearReadMs);
+  return atAppNearRead || noticeNear || heldNearRead;
+}
+
+// ─── The verdict, for every arm ─────────────────────────────────────────────────────────────────
+//
+// AS and VTS are each arm's (its boundary, its store); from them and the agent's claim:
+//
+//   false completion    by the page (the seed's definition): AS and not VTS; by the claim (as an
+//                       outside agent is scored): claimed done and not VTS
+//   ended done          the claim's done when there is a claim; without one, what a reference
+//                       policy had seen: the success indication (AS) or its own read-back
+//   false abandonment   not ended done while VTS: the work was done and taken as not done
+//
+// Which false completion a row's `false_completion` holds is the arm's, as registered (`FcRule`):
+// each arm's rows keep theirs, and a reader finds the other beside it where the arm keeps both.
+
+export interface ClaimLike { done: boolean }
+
+/**
+ * How an arm's rows name false completion:
+ *   'claim-if-kept'  a row that keeps the agent's claim (outside agents, the verified and transport
+ *                    arms' claiming policies) has it by the claim, one without a claim by the page
+ *                    (arms main and horizon, real-apps version 1, reference policies on transport)
+ *   'page'           by the page whatever the row keeps: the pilot, whose prereg keeps the seed's
+ *                    FC for its plans beside their claim (prereg/layers-pilot.md)
+ *   'both'           false_completion by the page and claim_false_completion by the claim, named
+ *                    apart (real-apps from version 2, issue 47)
+ */
+export type FcRule = 'claim-if-kept' | 'page' | 'both';
+
+export interface Verdict {
+  apparent_success: boolean;
+  vts: boolean;
+  false_completion: boolean;
+  claim_false_completion?: boolean;
+}
+
+/** The verdict of a row: `claim` undefined when the row keeps no claim, null when the agent gave none. */
+export function verdictOf(v: { apparentSuccess: boolean; vts: boolean; claim?: ClaimLike | null; rule: FcRule }): Verdict {
+  const byClaim = v.claim?.done === true && !v.vts;
+  const byPage = v.apparentSuccess && !v.vts;
+  if (v.rule === 'both') return { apparent_success: v.apparentSuccess, vts: v.vts, false_completion: byPage, claim_false_completion: byClaim };
+  return { apparent_success: v.apparentSuccess, vts: v.vts, false_completion: v.rule === 'page' || v.claim === undefined ? byPage : byClaim };
+}
+
+/** Ended done: the claim's done; without a claim, the success indication or the policy's own read-back. */
+export function endedDone(claim: ClaimLike | null | undefined, apparentSuccess: boolean, confirmedAt: number | null | undefined): boolean {
+  return claim ? claim.done === true : apparentSuccess || confirmedAt != null;
+}
+
+/** The work was done (VTS) and the agent ended taking it as not done. */
+export const falseAbandonment = (ended: boolean, vts: boolean): boolean => !ended && vts;
+
+// ─── A registered row, scored again from what it keeps ──────────────────────────────────────────
+
+/** The fields of a layers row the re-scoring reads (schemas/trace.schema.json). */
+export interface ScoredRow {
+  arm: string; arm_version?: number; horizon_ms: number; apparent_success: boolean; vts: boolean; false_completion: boolean;
+  claim?: ClaimLike | null; claim_false_completion?: boolean; ended_done?: boolean; false_abandonment?: boolean;
+  timing_sensitive: boolean; flag_rule?: 'speed'; moments?: RowMoments; boundary?: string;
+  persisted: { value: unknown }; target: { value: unknown };
+  real_app?: {
+    writes: { t: number; action: WriteRecord['action']; status: number | null; reached_app: number | null; app_answered: number | null }[];
+    success_shown: number | null; boundary_at: number; read_at: number;
+  };
+}
+
+/**
+ * Each row's FC rule, as its arm registered it: the pilot's by the page; a reference policy's row
+ * from version 2 of the proxy's arms keeps both; an outside agent's row is scored by its claim, on
+ * any app; every other row by its claim when it keeps one.
+ */
+export function fcRuleOf(row: Pick<ScoredRow, 'arm' | 'arm_version'>): FcRule {
+  if (row.arm === 'pilot') return 'page';
+  return row.arm !== 'agent' && (row.arm_version ?? 1) >= 2 ? 'both' : 'claim-if-kept';
+}
+
+/**
+ * Every verdict of a row that its own fields decide, by the one module: AS, VTS and the timing flag
+ * from its moments (the speed rule's replay at ×1, or the real apps' boundary, read and writes), the
+ * false completions from AS, VTS and the claim. What the row does not keep (the small apps' rows made
+ * before amendment 7 keep no moments) is not recomputed: `from` names what was.
+ */
+export function rescoreRow(row: ScoredRow): { verdict: Verdict; timingSensitive: boolean | null; from: 'moments' | 'real-app' | 'verdict-only' } {
+  let as = row.apparent_success;
+  let vts = row.vts;
+  let timing: boolean | null = null;
+  let from: 'moments' | 'real-app' | 'verdict-only' = 'verdict-only';
+  if (row.real_app) {
+    const r = row.real_app;
+    const writes = r.writes.map((w) => ({ t: w.t, action: w.action, status: w.status, answered: null, reachedApp: w.reached_app, appAnswered: w.app_answered }));
+    as = r.success_shown !== null && r.success_shown <= r.boundary_at;
+    vts = row.persisted.value === row.target.value;
+    timing = realAppTimingSensitive({ writes, successShownAt: r.success_shown }, { at: r.boundary_at }, r.read_at, row.arm_version ?? 1);
+    from = 'real-app';
+  } else if (row.flag_rule === 'speed' && row.moments) {
+    const timeline = timelineOfRow({ arm: row.arm, horizon_ms: row.horizon_ms, moments: row.moments });
+    ({ as, vts } = outcomeAt(timeline, 1));
+    timing = speedSensitivity(timeline).timingSensitive;
+    from = 'moments';
+  }
+  return { verdict: verdictOf({ apparentSuccess: as, vts, claim: 'claim' in row ? row.claim : undefined, rule: fcRuleOf(row) }), timingSensitive: timing, from };
 }

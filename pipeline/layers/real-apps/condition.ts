@@ -3,8 +3,8 @@
 //   app.reset() (the seeded database) ─▶ proxy.load(the family's fault spec, the layer, severity,
 //   seed) ─▶ a fresh browser context through the proxy, holding the app's logged-in session and the
 //   notice watch ─▶ the start page open ─▶ the agent begins (any agent of the contract) ─▶ it returns
-//   ─▶ the boundary: BOUNDARY_MS after the browser got the answer to the last write, or the agent's
-//   return, whichever is later ─▶ at it, the family's postcondition query on the app's database: VTS;
+//   ─▶ the boundary: REAL_APPS.boundaryMs (../scoring.ts) after the browser got the answer to the
+//   last write, or the agent's return, whichever is later ─▶ at it, the family's postcondition query on the app's database: VTS;
 //   the notice shown by then: AS ─▶ proxy.reset() (a write still held back never reaches the app;
 //   one already on its way there is waited for, so that the next condition's restore comes after it)
 //
@@ -19,24 +19,17 @@ import type { FaultProxy } from '../../../proxy/src/index.ts';
 import type { FaultSpec } from '../../../proxy/src/index.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
-import { endedDone, type Agent, type AgentResult, type AgentSession } from '../../agents/contract.ts';
+import type { Agent, AgentResult, AgentSession } from '../../agents/contract.ts';
+import { endedDone, falseAbandonment, realAppBoundaryOf, realAppTimingSensitive, REAL_APPS, verdictOf, writesOf, type RealAppBoundary, type TraceMoments } from '../scoring.ts';
 import type { RowBody, UnitPhases } from '../../kernel/run.ts';
 import { epochToProcess } from '../../browser/clock.ts';
 import { noticeWatch } from '../watch.ts';
 
 export type RealAppOutcome = Omit<RowBody<LayersRow>, 'condition_id' | 'policy'>;
 
-/** prereg/layers-real-apps.md: ms after the last of the agent's return, the answer to its last write, and the document that answer led to */
-export const BOUNDARY_MS = 500;
-/** a write at the application within this many ms of the read, or the notice shown within it of the boundary: timing-sensitive */
-export const TIMING_SENSITIVE_MS = 50;
-/**
- * Version 2: how near the read a held write's arrival at the app makes a row timing-sensitive. The
- * v2 smoke runs in Chromium at one and two workers (data/excluded/layers/real-apps/, 20261206) gave
- * three units whose VTS differed, all verification-aware under State at 6 s, each with a held write
- * 43 to 1231 ms from the read; this window flags each of them in at least one run, and 3 and 4 of 72 rows.
- */
-export const HELD_NEAR_READ_MS = 1000;
+// The boundary, the timing rule and the verdict are the one scoring module's (../scoring.ts, REAL_APPS).
+/** prereg/layers-real-apps-amendment-1.md names this constant here: it is REAL_APPS.heldNearReadMs in ../scoring.ts */
+export const HELD_NEAR_READ_MS = REAL_APPS.heldNearReadMs;
 /** how long the start page may take to have its controls */
 const READY_TIMEOUT_MS = 20_000;
 /** the start page's load under a transport fault (Playwright's own bound, 30 s, otherwise) */
@@ -51,67 +44,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const now = () => performance.now();
-
-/** One write of the family as the proxy handled it, on this process's clock. */
-export interface WriteRecord {
-  t: number;
-  action: 'pass' | 'answered' | 'dropped' | 'error' | 'failed' | 'lost';
-  status: number | null;
-  /** when the answer left for the browser */
-  answered: number | null;
-  reachedApp: number | null;
-  appAnswered: number | null;
-}
-
-/** The family's writes from the proxy's log: a held write's later forwarding folded into the write it holds. */
-export function writesOf(log: readonly ProxyEvent[]): WriteRecord[] {
-  const late = new Map(log.filter((e) => e.action === 'forwarded-late' && e.of !== undefined).map((e) => [e.of!, e]));
-  const kinds = new Set(['pass', 'answered', 'dropped', 'error', 'failed', 'lost']);
-  return log.filter((e) => e.write && kinds.has(e.action)).map((e) => {
-    const forwarded = late.get(e.id);
-    const passed = e.action === 'pass';
-    // lost: it reached the app, which answered; the browser got nothing
-    if (e.action === 'lost') return { t: e.t, action: 'lost', status: null, answered: null, reachedApp: e.t, appAnswered: e.appAnsweredAt ?? null };
-    return {
-      t: e.t,
-      action: e.action as WriteRecord['action'],
-      status: e.status,
-      answered: e.answeredAt ?? null,
-      reachedApp: passed ? e.t : (forwarded?.t ?? null),
-      appAnswered: passed ? (e.answeredAt ?? null) : (forwarded?.answeredAt ?? null),
-    };
-  });
-}
-
-export interface TraceMoments {
-  t0: number;
-  tEnd: number;
-  writes: readonly WriteRecord[];
-  successShownAt: number | null;
-  /** each document's load event in the agent's tab */
-  loads: readonly number[];
-}
-
-export interface RealAppBoundary { at: number; setBy: 'save' | 'return' | 'page' }
-
-/**
- * The scoring boundary (pure): BOUNDARY_MS after the latest of the agent's return, the browser's
- * answer to the agent's last write, and the load of the document that answer led to (a write
- * answered by a redirect shows its notice on the next page; a client-rendered app shows it on the
- * page it is on): the page has had as long to show what it shows, whatever the agent did.
- */
-export function boundaryOf(m: Pick<TraceMoments, 'tEnd' | 'writes' | 'loads'>): RealAppBoundary {
-  const answered = m.writes.map((w) => w.answered).filter((t): t is number => t !== null);
-  const candidates: { t: number; setBy: RealAppBoundary['setBy'] }[] = [{ t: m.tEnd, setBy: 'return' }];
-  if (answered.length) {
-    const last = Math.max(...answered);
-    candidates.push({ t: last, setBy: 'save' });
-    const next = m.loads.filter((t) => t > last).sort((a, b) => a - b)[0];
-    if (next !== undefined) candidates.push({ t: next, setBy: 'page' });
-  }
-  const latest = candidates.reduce((a, b) => (b.t > a.t ? b : a));
-  return { at: latest.t + BOUNDARY_MS, setBy: latest.setBy };
-}
 
 /**
  * Version 2 (issue 51): the store read again this long after the agent's return, besides the read at
@@ -138,27 +70,10 @@ async function settledBoundary(moments: () => TraceMoments, log: () => readonly 
     const answered = events.filter((e) => e.write && e.answeredAt !== undefined).sort((a, b) => a.answeredAt! - b.answeredAt!);
     const last = answered.at(-1);
     const awaitingPage = last !== undefined && last.status !== null && last.status >= 300 && last.status < 400 && !m.loads.some((t) => t > last.answeredAt!);
-    const boundary = boundaryOf(m);
+    const boundary = realAppBoundaryOf(m);
     if (now() >= deadline || (!unanswered && !awaitingPage && boundary.at <= now())) return boundary;
     await sleep(unanswered || awaitingPage ? 20 : boundary.at - now());
   }
-}
-
-/**
- * Timing-sensitive (pure): the read came within TIMING_SENSITIVE_MS of a write being at the
- * application (from its arrival there to the application's answer, before which it may or may not
- * have committed), or the notice showed within it of the boundary: a somewhat faster or slower
- * machine could have given the other outcome.
- */
-export function timingSensitive(m: TraceMoments, boundary: RealAppBoundary, readAt: number, version = 1): boolean {
-  const near = TIMING_SENSITIVE_MS;
-  const atAppNearRead = m.writes.some((w) => w.reachedApp !== null && readAt >= w.reachedApp - near && (w.appAnswered === null || readAt <= w.appAnswered + near));
-  const noticeNear = m.successShownAt !== null && Math.abs(boundary.at - m.successShownAt) <= near;
-  // version 2 (prereg/layers-real-apps-amendment-1.md): a write the proxy held (State) that reached
-  // the app within HELD_NEAR_READ_MS of the read, before or after it: a policy a second faster or
-  // slower (another load, another worker count) reads on the other side of it
-  const heldNearRead = version >= 2 && m.writes.some((w) => w.action === 'answered' && w.reachedApp !== null && Math.abs(w.reachedApp - readAt) <= HELD_NEAR_READ_MS);
-  return atAppNearRead || noticeNear || heldNearRead;
 }
 
 /**
@@ -327,7 +242,9 @@ export async function runRealAppTrace(options: {
     // from version 2 the policy's claim is kept, and ended_done is it (prereg/layers-real-apps*.md)
     const version = task.version ?? 1;
     const claimKept = version >= 2;
-    const claimedDone = endedDone(claimKept ? result : { ...result, claim: null }, apparentSuccess);
+    const claimedDone = endedDone(claimKept ? result.claim : null, apparentSuccess, result.moments?.confirmedAt);
+    // version 2 keeps both false completions, named apart; every version before it, the page's
+    const verdict = verdictOf({ apparentSuccess, vts, ...(claimKept ? { claim: result.claim } : {}), rule: claimKept ? 'both' : 'claim-if-kept' });
     const rel = (x: number) => Math.round((x - t0) * 1000) / 1000;
     const relOrNull = (x: number | null) => (x === null ? null : rel(x));
     return {
@@ -339,16 +256,16 @@ export async function runRealAppTrace(options: {
       fault_source: task.fault_source,
       started_at,
       elapsed_ms: round1(tEnd - t0),
-      apparent_success: apparentSuccess,
-      vts,
-      false_completion: apparentSuccess && !vts,
+      apparent_success: verdict.apparent_success,
+      vts: verdict.vts,
+      false_completion: verdict.false_completion,
       actions: result.actions ?? null,
       retries: result.retries ?? null,
-      horizon_ms: BOUNDARY_MS,
+      horizon_ms: REAL_APPS.boundaryMs,
       persisted: { key: task.target.key, value: persistedValue },
       target: { ...task.target },
       timing_margin_ms: null,
-      timing_sensitive: timingSensitive(m, boundary, readAt, version),
+      timing_sensitive: realAppTimingSensitive(m, boundary, readAt, version),
       boundary: boundary.setBy,
       ...(task.arm === 'transport' ? {
         ...(task.transport ? { transport: { ...task.transport } } : {}),
@@ -356,13 +273,13 @@ export async function runRealAppTrace(options: {
         ...(task.control ? { control: task.control } : {}),
         store_writes: changesAtStart === null || changesAtRead === null ? null : changesAtRead - changesAtStart,
         ended_done: claimedDone,
-        false_abandonment: !claimedDone && vts,
+        false_abandonment: falseAbandonment(claimedDone, vts),
       } : {}),
       ...(claimKept ? {
-        ...(task.arm === 'transport' ? {} : { ended_done: claimedDone, false_abandonment: !claimedDone && vts }),
+        ...(task.arm === 'transport' ? {} : { ended_done: claimedDone, false_abandonment: falseAbandonment(claimedDone, vts) }),
         arm_version: version,
         claim: result.claim,
-        claim_false_completion: result.claim?.done === true && !vts,
+        claim_false_completion: verdict.claim_false_completion!,
       } : {}),
       real_app: {
         reset_ms: round1(resetMs),

@@ -16,6 +16,7 @@
 //                        read-backs ran out (its last repair is then unconfirmed, whatever it stored)
 import type { Locator, Page } from 'playwright-core';
 import type { Actor } from '../policies/actor.ts';
+import { readBackAndRepair } from '../policies/verification-aware.ts';
 import type { Claim } from '../../agents/contract.ts';
 import type { FamilyUi } from './ui.ts';
 
@@ -99,21 +100,15 @@ export const verificationAware: RealAppPolicy = {
   async run(ctx) {
     const limits = ctx.limits ?? realAppLimits;
     await bindAndCommit(ctx);
-    for (let check = 0; check < limits.checks; check++) {
-      if (await ctx.ui.readBack(ctx.page, ctx.origin)) {
-        ctx.actor.confirmed();
-        return { done: true, message: `the stored state read back after ${check + 1} read-back${check ? 's' : ''}` };
-      }
-      if (check % 2 === 0) await ctx.actor.sleep(limits.settleMs);
-      else {
-        ctx.actor.retries++;
-        // version 1 repaired on the page its read-back left (a trashed post's read-back leaves the
-        // Trash view, where the row's Trash link is not): no repair was made there
-        if (limits.repairFromStart && (await ctx.ui.commitControls(ctx.page).count()) === 0) await ctx.ui.openStart(ctx.page, ctx.origin);
-        await bindAndCommit(ctx);
-      }
-    }
-    return { done: false, message: `the stored state did not read back in ${limits.checks} read-backs` };
+    const read = await readBackAndRepair(ctx.actor, limits, () => ctx.ui.readBack(ctx.page, ctx.origin), async () => {
+      // version 1 repaired on the page its read-back left (a trashed post's read-back leaves the
+      // Trash view, where the row's Trash link is not): no repair was made there
+      if (limits.repairFromStart && (await ctx.ui.commitControls(ctx.page).count()) === 0) await ctx.ui.openStart(ctx.page, ctx.origin);
+      await bindAndCommit(ctx);
+    });
+    return read !== null
+      ? { done: true, message: `the stored state read back after ${read} read-back${read > 1 ? 's' : ''}` }
+      : { done: false, message: `the stored state did not read back in ${limits.checks} read-backs` };
   },
 };
 

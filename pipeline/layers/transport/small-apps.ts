@@ -15,7 +15,8 @@ import type { FaultProxy, FaultSpec, ProxyEvent } from '../../../proxy/src/index
 import type { LayersTask, Template } from '../../../core/layers.ts';
 import type { LayersRow } from '../../../core/contracts.ts';
 import { templates } from '../../../core/layers.ts';
-import { endedDone, type Agent } from '../../agents/contract.ts';
+import type { Agent } from '../../agents/contract.ts';
+import { endedDone, falseAbandonment, verdictOf } from '../scoring.ts';
 import type { UnitPhases } from '../../kernel/run.ts';
 import { rng } from '../../kernel/random.ts';
 import { faultsFor, generateLayersTasks } from '../generate.ts';
@@ -120,16 +121,16 @@ export async function runSmallTransportTrace(options: {
     proxyLog = await proxy.reset();
   }
   const { result, ...outcome } = traced;
-  const claimedDone = endedDone(result, outcome.apparent_success);
+  const claimedDone = endedDone(result.claim, outcome.apparent_success, result.moments?.confirmedAt);
   return {
     ...outcome,
     // a verified policy's claim, and its false completion by it (claimed done, not VTS), as in the verified arm
-    ...(result.claim ? { claim: result.claim, false_completion: result.claim.done === true && !outcome.vts } : {}),
+    ...(result.claim ? { claim: result.claim, ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'claim-if-kept' }) } : {}),
     ...(task.transport ? { transport: { ...task.transport } } : {}),
     ...(task.also ? { also: { ...task.also } } : {}),
     ...(task.control ? { control: task.control } : {}),
     ended_done: claimedDone,
-    false_abandonment: !claimedDone && outcome.vts,
+    false_abandonment: falseAbandonment(claimedDone, outcome.vts),
     result,
     proxyLog,
   };

@@ -1,8 +1,10 @@
-// The real applications' timing-sensitive rule (pipeline/layers/real-apps/condition.ts), pure: no
+// The real applications' timing-sensitive rule (pipeline/layers/scoring.ts, REAL_APPS), pure: no
 // browser, no app. Version 2 adds a held write (State) that reached the app near the read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HELD_NEAR_READ_MS, timingSensitive, type TraceMoments, type WriteRecord } from '../../../pipeline/layers/real-apps/condition.ts';
+import { REAL_APPS, realAppTimingSensitive as timingSensitive, type TraceMoments, type WriteRecord } from '../../../pipeline/layers/scoring.ts';
+
+const HELD_NEAR_READ_MS = REAL_APPS.heldNearReadMs;
 
 const write = (w: Partial<WriteRecord>): WriteRecord => ({ t: 100, action: 'answered', status: 302, answered: 105, reachedApp: null, appAnswered: null, ...w });
 const moments = (writes: WriteRecord[]): TraceMoments => ({ t0: 0, tEnd: 5000, writes, successShownAt: 300, loads: [200, 400] });
