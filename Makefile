@@ -186,6 +186,12 @@ else
 	@$(MAKE) --no-print-directory run-controlled run-arm-a
 	@$(MAKE) --no-print-directory run-real-apps
 	@$(MAKE) --no-print-directory run-real-apps BROWSER=firefox
+	@$(MAKE) --no-print-directory run-real-apps ARGS="--version 2"
+	@$(MAKE) --no-print-directory run-real-apps BROWSER=firefox ARGS="--version 2"
+	@$(MAKE) --no-print-directory run-verified
+	@$(MAKE) --no-print-directory run-verified BROWSER=firefox
+	@$(MAKE) --no-print-directory run-transport
+	@$(MAKE) --no-print-directory run-transport BROWSER=firefox
 ifeq ($(ARM_B),0)
 	@echo "reproduce: ARM_B=0: Arm B skipped (nothing installed or started for it: no WordPress, MariaDB, Apache, PHP); its registered rows in data/raw/evidence/arm-b are still analysed" >&2
 else
