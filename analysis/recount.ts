@@ -5,6 +5,7 @@
 // the recorded field, so a row that breaks the definition cannot pass unnoticed.
 import path from 'node:path';
 import { mean, median, quantile } from '../core/stats.ts';
+import { fcRuleOf, verdictOf } from '../core/verdict.ts';
 import { type EvidenceRow, type LayersRow, type Located } from './rows.ts';
 import type { TableRow } from './tables.ts';
 import { bodyStability, samples, titleSettlement, type TimelineEvent } from '../core/evidence/production.ts';
@@ -31,8 +32,9 @@ const count = <T>(items: T[], pred: (item: T) => boolean) => items.reduce((s, x)
  * recorded beside it); for an outside agent's row (arm agent) and a policy wrapped by the verifier
  * (arm verified, prereg/layers-verified.md; and in arm transport): claimed done and not VTS.
  */
-const claimRule = (r: LayersRow) => r.arm === 'agent' || r.arm === 'verified' || (r.arm === 'transport' && r.claim !== undefined);
-const fc = (r: LayersRow) => (claimRule(r) ? r.claim?.done === true : r.apparent_success) && !r.vts;
+/** A row's false completion by its arm's registered rule (core/verdict.ts): the claim's where the row keeps one and the arm counts by it, else the page's. */
+const claimRule = (r: LayersRow) => fcRuleOf(r) === 'claim-if-kept' && r.claim !== undefined;
+const fc = (r: LayersRow) => verdictOf({ apparentSuccess: r.apparent_success, vts: r.vts, ...('claim' in r ? { claim: r.claim } : {}), rule: fcRuleOf(r) }).false_completion;
 
 function outcomeCounts(rows: LayersRow[]) {
   return {
@@ -544,7 +546,7 @@ export function rowProblems(input: RecountInput, rel: (file: string) => string):
         : `${where(l)}: false_completion is ${l.row.false_completion} but apparent_success is ${l.row.apparent_success} and vts is ${l.row.vts} (FC = AS and not VTS)`);
     }
     // real-apps version 2 keeps the claim-based FC beside the page's (prereg/layers-real-apps-amendment-1.md)
-    if (l.row.arm === 'real-apps' && l.row.arm_version !== undefined && l.row.claim_false_completion !== (l.row.claim?.done === true && !l.row.vts)) {
+    if (fcRuleOf(l.row) === 'both' && l.row.claim_false_completion !== verdictOf({ apparentSuccess: l.row.apparent_success, vts: l.row.vts, claim: l.row.claim, rule: 'both' }).claim_false_completion) {
       problems.push(`${where(l)}: claim_false_completion is ${l.row.claim_false_completion} but the claim is ${JSON.stringify(l.row.claim)} and vts is ${l.row.vts} (FC by the claim = claimed done and not VTS)`);
     }
   }

@@ -12,7 +12,7 @@ import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { runLayersTrace, type LayersOutcome, type Scoring } from '../layers/condition.ts';
 import { flagRuleInForce } from '../layers/protocol.ts';
-import { verdictOf } from '../layers/scoring.ts';
+import { verdictOf } from '../../core/verdict.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
 import type { Agent, AgentResult, Claim } from './contract.ts';

@@ -18,7 +18,7 @@ import type { BrowserName } from '../browser/launch.ts';
 import type { RunPlan } from '../kernel/run.ts';
 import { readRealAppsTasks, realAppsResources, INFRASTRUCTURE_RETRIES } from '../layers/real-apps/arm.ts';
 import { runRealAppTrace } from '../layers/real-apps/condition.ts';
-import { verdictOf } from '../layers/scoring.ts';
+import { verdictOf } from '../../core/verdict.ts';
 import { launchAgentBrowser } from './agent-browser.ts';
 import { agentFailureStop, agentLogFile, agentUnits, slug, DEFAULT_MAX_AGENT_FAILURES } from './arm.ts';
 import { processAgent, DEFAULT_AGENT_TIMEOUT_MS } from './process-agent.ts';

@@ -29,7 +29,7 @@ import { startAgentProcess, type AgentExit, type AgentProcess } from '../agents/
 import type { Agent, AgentResult, Claim } from '../agents/contract.ts';
 import type { ControlAnswer, ControlServer, ControlStep } from './control.ts';
 import type { LayersRow } from '../../core/contracts.ts';
-import { verdictOf } from '../layers/scoring.ts';
+import { verdictOf } from '../../core/verdict.ts';
 
 /** the episode's own account, as the row keeps it (schemas/trace.schema.json, browsergym) */
 export type EpisodeAccount = NonNullable<LayersRow['browsergym']>;

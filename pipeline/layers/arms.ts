@@ -19,7 +19,8 @@ import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
 import { policyAgent } from './policies/agent.ts';
 import { verifiedAgent, verifiedPolicies } from './policies/verified.ts';
-import { verdictOf, type Scoring } from './scoring.ts';
+import type { Scoring } from './scoring.ts';
+import { verdictOf } from '../../core/verdict.ts';
 import { flagRuleInForce, HORIZONS_MS, MAIN_BOUNDARY_MS, STALL_RETRIES } from './protocol.ts';
 
 /** units per browser process: Firefox's parent grew to 3 GB after about 570 closed contexts here and slowed every trace after it */

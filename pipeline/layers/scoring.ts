@@ -7,7 +7,7 @@
 //       boundaryOf / judge / speedSensitivity             below
 //   applications behind the proxy (real-apps, transport)
 //       realAppBoundaryOf / realAppTimingSensitive        "The applications behind the fault proxy"
-//   every arm: the verdict from AS, VTS and the claim     verdictOf, endedDone, falseAbandonment
+//   every arm: the verdict from AS, VTS and the claim     core/verdict.ts (the recount reads it too)
 //   a registered row scored again from what it keeps      rescoreRow (test/pipeline/layers/rescore-rows.test.ts)
 //
 //   boundaryOf(observed)        where the trace is scored (prereg/layers.md, amendments 1 and 2):
@@ -26,6 +26,9 @@
 // 25 ms of it; a policy that looked once without waiting got its answer later than 25 ms before a
 // late surface appeared; or the boundary was set by the policy's return and a target commit landed
 // between the save-anchored boundary and that return.
+
+import type { ProxyEvent } from '../../core/contracts.ts';
+import { fcRuleOf, verdictOf, type ClaimLike, type Verdict } from '../../core/verdict.ts';
 
 export type Scoring = { kind: 'after-policy'; boundaryMs: number } | { kind: 'after-action'; horizonMs: number };
 
@@ -330,14 +333,8 @@ export interface WriteRecord {
   appAnswered: number | null;
 }
 
-/** What the proxy's log says of each write (the fields writesOf reads). */
-export interface ProxyWriteEvent {
-  id: number; t: number; action: string; write?: boolean; of?: number; status: number | null;
-  answeredAt?: number; appAnsweredAt?: number;
-}
-
 /** The condition's writes from the proxy's log: a held write's later forwarding folded into the write it holds. */
-export function writesOf(log: readonly ProxyWriteEvent[]): WriteRecord[] {
+export function writesOf(log: readonly ProxyEvent[]): WriteRecord[] {
   const late = new Map(log.filter((e) => e.action === 'forwarded-late' && e.of !== undefined).map((e) => [e.of!, e]));
   const kinds = new Set(['pass', 'answered', 'dropped', 'error', 'failed', 'lost']);
   return log.filter((e) => e.write && kinds.has(e.action)).map((e) => {
@@ -403,56 +400,6 @@ export function realAppTimingSensitive(m: Pick<TraceMoments, 'writes' | 'success
   return atAppNearRead || noticeNear || heldNearRead;
 }
 
-// ─── The verdict, for every arm ─────────────────────────────────────────────────────────────────
-//
-// AS and VTS are each arm's (its boundary, its store); from them and the agent's claim:
-//
-//   false completion    by the page (the seed's definition): AS and not VTS; by the claim (as an
-//                       outside agent is scored): claimed done and not VTS
-//   ended done          the claim's done when there is a claim; without one, what a reference
-//                       policy had seen: the success indication (AS) or its own read-back
-//   false abandonment   not ended done while VTS: the work was done and taken as not done
-//
-// Which false completion a row's `false_completion` holds is the arm's, as registered (`FcRule`):
-// each arm's rows keep theirs, and a reader finds the other beside it where the arm keeps both.
-
-export interface ClaimLike { done: boolean }
-
-/**
- * How an arm's rows name false completion:
- *   'claim-if-kept'  a row that keeps the agent's claim (outside agents, the verified and transport
- *                    arms' claiming policies) has it by the claim, one without a claim by the page
- *                    (arms main and horizon, real-apps version 1, reference policies on transport)
- *   'page'           by the page whatever the row keeps: the pilot, whose prereg keeps the seed's
- *                    FC for its plans beside their claim (prereg/layers-pilot.md)
- *   'both'           false_completion by the page and claim_false_completion by the claim, named
- *                    apart (real-apps from version 2, issue 47)
- */
-export type FcRule = 'claim-if-kept' | 'page' | 'both';
-
-export interface Verdict {
-  apparent_success: boolean;
-  vts: boolean;
-  false_completion: boolean;
-  claim_false_completion?: boolean;
-}
-
-/** The verdict of a row: `claim` undefined when the row keeps no claim, null when the agent gave none. */
-export function verdictOf(v: { apparentSuccess: boolean; vts: boolean; claim?: ClaimLike | null; rule: FcRule }): Verdict {
-  const byClaim = v.claim?.done === true && !v.vts;
-  const byPage = v.apparentSuccess && !v.vts;
-  if (v.rule === 'both') return { apparent_success: v.apparentSuccess, vts: v.vts, false_completion: byPage, claim_false_completion: byClaim };
-  return { apparent_success: v.apparentSuccess, vts: v.vts, false_completion: v.rule === 'page' || v.claim === undefined ? byPage : byClaim };
-}
-
-/** Ended done: the claim's done; without a claim, the success indication or the policy's own read-back. */
-export function endedDone(claim: ClaimLike | null | undefined, apparentSuccess: boolean, confirmedAt: number | null | undefined): boolean {
-  return claim ? claim.done === true : apparentSuccess || confirmedAt != null;
-}
-
-/** The work was done (VTS) and the agent ended taking it as not done. */
-export const falseAbandonment = (ended: boolean, vts: boolean): boolean => !ended && vts;
-
 // ─── A registered row, scored again from what it keeps ──────────────────────────────────────────
 
 /** The fields of a layers row the re-scoring reads (schemas/trace.schema.json). */
@@ -465,16 +412,6 @@ export interface ScoredRow {
     writes: { t: number; action: WriteRecord['action']; status: number | null; reached_app: number | null; app_answered: number | null }[];
     success_shown: number | null; boundary_at: number; read_at: number;
   };
-}
-
-/**
- * Each row's FC rule, as its arm registered it: the pilot's by the page; a reference policy's row
- * from version 2 of the proxy's arms keeps both; an outside agent's row is scored by its claim, on
- * any app; every other row by its claim when it keeps one.
- */
-export function fcRuleOf(row: Pick<ScoredRow, 'arm' | 'arm_version'>): FcRule {
-  if (row.arm === 'pilot') return 'page';
-  return row.arm !== 'agent' && (row.arm_version ?? 1) >= 2 ? 'both' : 'claim-if-kept';
 }
 
 /**

@@ -11,7 +11,6 @@ import type { FixtureServer } from '../../fixtures/server.ts';
 import type { LayersTask } from '../../core/layers.ts';
 import { runLayersTrace, type LayersOutcome } from '../layers/condition.ts';
 import { flagRuleInForce, MAIN_BOUNDARY_MS } from '../layers/protocol.ts';
-import { verdictOf } from '../layers/scoring.ts';
 import { planAgent, type PlanRunResult } from './interpreter.ts';
 import type { Plan } from './plan.ts';
 
@@ -23,8 +22,7 @@ export async function runPilotTrace(options: { browser: Browser; server: Fixture
   // counts what it did itself
   const { result, ...outcome } = await runLayersTrace({ ...options, agent: planAgent(options.plan), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS }, flagRule: flagRuleInForce() });
   const ran = result as Partial<PlanRunResult>;
-  // its claim is kept beside the seed's FC, by the page (prereg/layers-pilot.md)
-  const verdict = verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'page' });
-  return { ...outcome, ...verdict, claim: result.claim, steps: ran.steps ?? 0, executed: ran.executed ?? [] };
+  // its claim is kept beside the seed's FC, by the page, as runLayersTrace made it (prereg/layers-pilot.md; core/verdict.ts, fcRuleOf)
+  return { ...outcome, claim: result.claim, steps: ran.steps ?? 0, executed: ran.executed ?? [] };
 }
 

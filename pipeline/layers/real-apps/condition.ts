@@ -4,8 +4,8 @@
 //   seed) ─▶ a fresh browser context through the proxy, holding the app's logged-in session and the
 //   notice watch ─▶ the start page open ─▶ the agent begins (any agent of the contract) ─▶ it returns
 //   ─▶ the boundary: REAL_APPS.boundaryMs (../scoring.ts) after the browser got the answer to the
-//   last write, or the agent's return, whichever is later ─▶ at it, the family's postcondition query on the app's database: VTS;
-//   the notice shown by then: AS ─▶ proxy.reset() (a write still held back never reaches the app;
+//   last write, or the agent's return, whichever is later ─▶ at it, the family's postcondition query
+//   on the app's database: VTS; the notice shown by then: AS ─▶ proxy.reset() (a write still held back never reaches the app;
 //   one already on its way there is waited for, so that the next condition's restore comes after it)
 //
 // The app's database is the only truth; the proxy's log says what happened to each write, on this
@@ -20,7 +20,8 @@ import type { FaultSpec } from '../../../proxy/src/index.ts';
 import type { RealApp } from '../../../fixtures/real-app.ts';
 import { readPostcondition, type FamilyCondition } from '../../../fixtures/real-app.ts';
 import type { Agent, AgentResult, AgentSession } from '../../agents/contract.ts';
-import { endedDone, falseAbandonment, realAppBoundaryOf, realAppTimingSensitive, REAL_APPS, verdictOf, writesOf, type RealAppBoundary, type TraceMoments } from '../scoring.ts';
+import { realAppBoundaryOf, realAppTimingSensitive, REAL_APPS, writesOf, type RealAppBoundary, type TraceMoments } from '../scoring.ts';
+import { endedDone, falseAbandonment, verdictOf } from '../../../core/verdict.ts';
 import type { RowBody, UnitPhases } from '../../kernel/run.ts';
 import { epochToProcess } from '../../browser/clock.ts';
 import { noticeWatch } from '../watch.ts';

@@ -16,7 +16,7 @@ import type { LayersTask, Template } from '../../../core/layers.ts';
 import type { LayersRow } from '../../../core/contracts.ts';
 import { templates } from '../../../core/layers.ts';
 import type { Agent } from '../../agents/contract.ts';
-import { endedDone, falseAbandonment, verdictOf } from '../scoring.ts';
+import { endedDone, falseAbandonment, verdictOf } from '../../../core/verdict.ts';
 import type { UnitPhases } from '../../kernel/run.ts';
 import { rng } from '../../kernel/random.ts';
 import { faultsFor, generateLayersTasks } from '../generate.ts';

@@ -1,7 +1,7 @@
 // shares the machine: no browser; a throw-away tree or pure functions, and nothing it asserts depends on how fast it runs.
 // One scorer for every arm (issue 47): every registered layers row, of every arm (small apps main,
 // horizon, verified, the agents, the pilot, real apps, transport), scored again from what the row
-// keeps by pipeline/layers/scoring.ts gives the verdict the row holds: AS, VTS and the timing flag
+// keeps by pipeline/layers/scoring.ts (and core/verdict.ts) gives the verdict the row holds: AS, VTS and the timing flag
 // from its moments where it keeps them, the false completions from AS, VTS and its claim by its
 // arm's rule, ended done and false abandonment consistent with them.
 import { test } from 'node:test';
@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonl } from '../../../core/jsonl.ts';
 import { paths } from '../../../core/paths.ts';
-import { falseAbandonment, rescoreRow, type ScoredRow } from '../../../pipeline/layers/scoring.ts';
+import { rescoreRow, type ScoredRow } from '../../../pipeline/layers/scoring.ts';
+import { falseAbandonment } from '../../../core/verdict.ts';
 
 type Row = ScoredRow & { run_id: string; condition_id: string; policy: string };
 
