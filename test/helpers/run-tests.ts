@@ -11,7 +11,10 @@
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { parseArgs } from 'node:util';
+import fs from 'node:fs';
+import path from 'node:path';
 import { testFiles } from './files.ts';
+import { turnTimes } from './turns.ts';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -43,19 +46,23 @@ stream.on('test:fail', (event) => {
   const why = error?.failureType === 'subtestsFailed' || !cause ? '' : `\n      ${String(cause.message ?? cause).split('\n').filter((l) => l.trim()).slice(0, 4).join('\n      ').slice(0, 600)}`;
   failed.push(`${(event.file ?? '?').replace(process.cwd() + '/', '')}: ${event.name}${why}`);
 });
-// each file's time (its top-level tests' durations summed), the slowest printed after the summary, so
-// a run's log says where make test's minutes go
-const perFile = new Map<string, number>();
-stream.on('test:pass', (event) => tally(event));
-stream.on('test:fail', (event) => tally(event));
-function tally(event: { nesting: number; file?: string; details: { duration_ms: number } }) {
-  if (event.nesting !== 0 || !event.file) return;
-  perFile.set(event.file, (perFile.get(event.file) ?? 0) + event.details.duration_ms);
-}
+// each file's time, the slowest printed after the summary, so a run's log says where make test's
+// minutes go: how long it held its turn (hooks and its process's start included; each file's
+// process appends it, test/helpers/take-turn.mjs), and the wall time the files that run alone add up
+// to, which no concurrency shortens
+const times = turnTimes(process.pid);
+fs.rmSync(times, { force: true });
 const out = stream.compose(new spec());
 out.pipe(process.stdout, { end: false });
 out.on('end', () => {
-  const slowest = [...perFile].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  process.stdout.write(`\nslowest files (their tests' time, s):\n${slowest.map(([f, ms]) => `  ${(ms / 1000).toFixed(1).padStart(7)}  ${f.replace(process.cwd() + '/', '')}`).join('\n')}\n`);
+  const held = fs.existsSync(times) ? fs.readFileSync(times, 'utf8').split('\n').filter(Boolean).map((line) => {
+    const [file, kind, from, to] = line.split('\t');
+    return { file: path.relative(process.cwd(), file!), alone: kind === 'alone', s: (Number(to) - Number(from)) / 1000 };
+  }) : [];
+  fs.rmSync(times, { force: true });
+  const sum = (alone: boolean) => held.filter((h) => h.alone === alone).reduce((a, h) => a + h.s, 0);
+  const slowest = held.sort((a, b) => b.s - a.s).slice(0, 25);
+  process.stdout.write(`\nslowest files (the time each held its turn, s; A runs alone, S shares the machine):\n${slowest.map((h) => `  ${h.s.toFixed(1).padStart(7)}  ${h.alone ? 'A' : 'S'}  ${h.file}`).join('\n')}\n` +
+    `files alone: ${held.filter((h) => h.alone).length}, ${sum(true).toFixed(0)} s of wall time; files sharing: ${held.filter((h) => !h.alone).length}, ${sum(false).toFixed(0)} s of turns (up to ${values.concurrency} at once)\n`);
   if (failed.length) process.stdout.write(`\nfailed (${failed.length}):\n${failed.map((f) => `  ${f}`).join('\n')}\n`);
 });

@@ -8,10 +8,18 @@
 import { isMainThread } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
+import fs from 'node:fs';
 
 const file = process.argv[1];
 if (isMainThread && process.env.NODE_TEST_CONTEXT && file?.endsWith('.test.ts')) {
-  const { sharesTheMachine, takeTurn } = await import('./turns.ts');
-  const giveBack = await takeTurn(path.join(os.tmpdir(), `rstackbench-test-turns-${process.ppid}`), !sharesTheMachine(file));
-  process.on('exit', giveBack);
+  const { sharesTheMachine, takeTurn, turnTimes } = await import('./turns.ts');
+  const alone = !sharesTheMachine(file);
+  const giveBack = await takeTurn(path.join(os.tmpdir(), `rstackbench-test-turns-${process.ppid}`), alone);
+  // how long the file held its turn (its hooks and its process's start included), for the runner's
+  // end screen: one line a file, appended (a line this short is written whole)
+  const took = Date.now();
+  process.on('exit', () => {
+    giveBack();
+    fs.appendFileSync(turnTimes(process.ppid), `${file}\t${alone ? 'alone' : 'shares'}\t${took}\t${Date.now()}\n`);
+  });
 }

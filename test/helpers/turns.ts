@@ -16,6 +16,10 @@
 // A holder whose process is gone (killed) is cleared by the next one that finds it.
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
+
+/** The file each test file's process appends its turn to (file, alone or shares, taken and given back in ms), named after the runner's process id. */
+export const turnTimes = (runner: number) => path.join(os.tmpdir(), `rstackbench-test-times-${runner}.tsv`);
 
 /** The header marker of a file that may run beside other sharing files. */
 export const sharesMarker = '// shares the machine:';

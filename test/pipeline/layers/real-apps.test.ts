@@ -1,5 +1,6 @@
-// The real-applications arm for real (issue 36): one condition per layer on each application
-// (WordPress's profile form, MediaWiki's page edit), in Chromium and in Firefox, through the fault
+// The real-applications arm for real (issue 36): one condition per layer, the layers taking turns
+// between the two applications (WordPress's profile form, MediaWiki's page edit) and the other way
+// round in the other browser, in Chromium and in Firefox, through the fault
 // proxy, scored by each application's database. Each trace runs the selector-only policy, which
 // looks once and activates the first control once, so what each layer is designed to do shows
 // plainly in the proxy's record of the write and in the database:
@@ -33,11 +34,14 @@ import { liveFamilyProblems, shippedFamilies } from '../../../pipeline/layers/re
 
 const families = ['wordpress-profile-field', 'mediawiki-edit-page'];
 const tasks = generateRealAppsTasks();
-/** one condition per family and layer: the first of the layer's highest severity (the longest hold, the most decoys) */
-const chosen = families.flatMap((family) => layers.map((layer) => {
+/** one condition per layer: the first of the layer's highest severity (the longest hold, the most decoys) */
+const chosenOf = (family: string, layer: string) => {
   const of = tasks.filter((t) => t.family === family && t.layer === layer);
   return of.find((t) => t.severity === Math.max(...of.map((x) => x.severity)))!;
-}));
+};
+/** each layer once in each browser, the applications taking turns by layer, the other way round in
+ * the other browser: every (application, layer) pair runs in one of the two browsers (make test's time) */
+const chosenFor = (browser: number) => layers.map((layer, i) => chosenOf(families[(i + browser) % families.length]!, layer));
 
 const states: string[] = [];
 let apps: Record<string, RealApp>;
@@ -71,11 +75,17 @@ const seededValue = async (app: RealApp, task: LayersRealAppsTask) => {
   return value === null ? null : String(value);
 };
 
-for (const browserName of ['chromium', 'firefox'] as const satisfies readonly BrowserName[]) {
-  test(`in ${browserName}: one condition per layer on WordPress and MediaWiki through the fault proxy, each layer doing what it is designed to, the database read`, async () => {
+test('each (application, layer) pair runs in one of the two browsers, and every layer in each', () => {
+  const both = [chosenFor(0), chosenFor(1)];
+  for (const chosen of both) assert.deepEqual(chosen.map((t) => t.layer), [...layers]);
+  assert.deepEqual(new Set(both.flat().map((t) => `${t.family} ${t.layer}`)), new Set(families.flatMap((f) => layers.map((l) => `${f} ${l}`))));
+});
+
+for (const [b, browserName] of (['chromium', 'firefox'] as const satisfies readonly BrowserName[]).entries()) {
+  test(`in ${browserName}: one condition per layer on WordPress or MediaWiki through the fault proxy, each layer doing what it is designed to, the database read`, async () => {
     const launched = await launchBrowser(browserName, null, { proxy: { server: proxy.url, ca: proxy.ca } });
     try {
-      for (const task of chosen) {
+      for (const task of chosenFor(b)) {
         const app = apps[task.app]!;
         const seeded = await seededValue(app, task);
         assert.notEqual(seeded, task.target.value, `${task.condition_id}: the seeded state is not already the postcondition`);
