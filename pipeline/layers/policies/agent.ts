@@ -2,8 +2,10 @@
 // policy has no language understanding, so it is handed the user's request in structured form —
 // the app's template and the requested key and value, which is what the instruction says — beside
 // the instruction and the page; never the layer, severity, faults or condition id. It returns
-// when it considers the task done; it says nothing more (no claim: the study scores what the page
-// shows and what the server holds). Its actions, retries and first look are counted by its actor.
+// when it considers the task done, with a claim from what it checked. The registered arms made
+// before policies claimed keep no claim (policyAgent: the study scores what the page shows and what
+// the server holds); an arm version that keeps it says so (claimingAgent). Its actions, retries and
+// first look are counted by its actor either way.
 import { requirePage, type Agent, type Claim } from '../../agents/contract.ts';
 import type { LayersTask } from '../../../core/layers.ts';
 import { Actor } from './actor.ts';
@@ -34,7 +36,12 @@ export function scriptedAgent(name: string, task: LayersTask, act: (ctx: PolicyC
   };
 }
 
-/** A reference policy as an agent: it returns when it considers the task done, and claims nothing. */
+/** A reference policy as an agent of the registered arms that keep no claim: it acts as it always did, and its claim is not passed on. */
 export function policyAgent(policy: LayersPolicy, task: LayersTask): Agent {
   return scriptedAgent(policy.name, task, async (ctx) => { await policy.run(ctx); return null; });
+}
+
+/** A reference policy as an agent whose claim the row keeps (an arm version that says so in its amendment). */
+export function claimingAgent(policy: LayersPolicy, task: LayersTask): Agent {
+  return scriptedAgent(policy.name, task, (ctx) => policy.run(ctx));
 }

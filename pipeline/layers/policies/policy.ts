@@ -1,8 +1,11 @@
 // A `layers` policy: one entry point that sees the page and what the user asked for, never the
-// fault label. It returns when it considers the task done (or gives up); the runner then scores.
+// fault label. It returns when it considers the task done (or gives up), with a claim from what it
+// checked (issue 47); the runner then scores. Whether a row keeps the claim is the arm's protocol
+// (policyAgent: the registered arms that predate it keep none; claimingAgent: those after it).
 import type { Page } from 'playwright-core';
 import type { Entity, LayersTask, Template } from '../../../core/layers.ts';
 import type { Actor } from './actor.ts';
+import type { Claim } from '../../agents/contract.ts';
 import type { TemplateUi } from './ui.ts';
 
 /** What a policy may know: the instruction and the requested postcondition, nothing about faults. */
@@ -20,5 +23,5 @@ export interface PolicyContext { page: Page; task: PolicyTask; ui: TemplateUi; a
 
 export interface LayersPolicy {
   name: string;
-  run(ctx: PolicyContext): Promise<void>;
+  run(ctx: PolicyContext): Promise<Claim>;
 }

@@ -1,7 +1,8 @@
 // Semantic recovery: waits for the target, binds to it by its label, and re-activates the commit
 // control while the target's visible success does not appear (bounded). An activation that
 // visibly changed the target's status ("Saving…") was received: it waits for that to resolve
-// rather than activating again (prereg/layers-amendment-3.md).
+// rather than activating again (prereg/layers-amendment-3.md). It claims done when the target's
+// success showed after an activation.
 import type { LayersPolicy, PolicyContext } from './policy.ts';
 import type { Locator } from 'playwright-core';
 
@@ -35,6 +36,8 @@ async function textOf(locator: Locator): Promise<string | null> {
 export const semanticRecovery: LayersPolicy = {
   name: 'semantic-recovery',
   async run(ctx) {
-    await bindAndCommit(ctx);
+    return (await bindAndCommit(ctx))
+      ? { done: true, message: 'the success showed after an activation' }
+      : { done: false, message: `no success after ${limits.maxAttempts} activations at most` };
   },
 };

@@ -6,6 +6,8 @@ import { bindAndCommit } from './semantic-recovery.ts';
 export const singleAction: LayersPolicy = {
   name: 'single-action',
   async run(ctx) {
-    await bindAndCommit(ctx, 1);
+    return (await bindAndCommit(ctx, 1))
+      ? { done: true, message: 'the success showed after its one activation' }
+      : { done: false, message: 'no success after its one activation' };
   },
 };

@@ -3,6 +3,7 @@
 // (a pending commit may land) with a bounded repair (request and commit again), re-checking each time.
 // The loop (readBackAndRepair) is the one every arm's verification-aware policy runs: the real
 // applications' (../real-apps/policies.ts) reads back by a second page load and repairs from there.
+// It claims done only when a read-back showed the requested state; not done when they ran out.
 import type { LayersPolicy } from './policy.ts';
 import type { Actor } from './actor.ts';
 import { bindAndCommit } from './semantic-recovery.ts';
@@ -33,6 +34,9 @@ export const verificationAware: LayersPolicy = {
   name: 'verification-aware',
   async run(ctx) {
     await bindAndCommit(ctx);
-    await readBackAndRepair(ctx.actor, verificationLimits, () => ctx.ui.summaryHolds(ctx.page, ctx.task.target), () => bindAndCommit(ctx));
+    const read = await readBackAndRepair(ctx.actor, verificationLimits, () => ctx.ui.summaryHolds(ctx.page, ctx.task.target), () => bindAndCommit(ctx));
+    return read !== null
+      ? { done: true, message: `the summary showed the requested state after ${read} read-back${read > 1 ? 's' : ''}` }
+      : { done: false, message: `the summary did not show the requested state in ${verificationLimits.checks} read-backs` };
   },
 };

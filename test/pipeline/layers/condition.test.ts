@@ -18,7 +18,7 @@ test('a look-once policy that looks late at a late control is flagged; looking a
   const server = await startFixtureServer();
   t.after(async () => { await browser.close(); await server.close(); });
   // the same open-loop policy, but slow to take its first look: 300 ms, past the 70 ms reveal
-  const slowLook: LayersPolicy = { name: 'slow-look', run: async (ctx) => { await ctx.page.waitForTimeout(300); await selectorOnly.run(ctx); } };
+  const slowLook: LayersPolicy = { name: 'slow-look', run: async (ctx) => { await ctx.page.waitForTimeout(300); return selectorOnly.run(ctx); } };
   const task = byId('cards-access-01');
   assert.equal(task.faults.reveal_after_ms, 70);
   const scoring = { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const;
@@ -52,7 +52,7 @@ test('a policy that returns long after its save is scored at its return, and a c
   const server = await startFixtureServer();
   t.after(async () => { await browser.close(); await server.close(); });
   // selector-only that lingers 300 ms after its save: the 120 ms commit lands before it returns
-  const lingering: LayersPolicy = { name: 'lingering', run: async (ctx) => { await selectorOnly.run(ctx); await ctx.page.waitForTimeout(300); } };
+  const lingering: LayersPolicy = { name: 'lingering', run: async (ctx) => { const claim = await selectorOnly.run(ctx); await ctx.page.waitForTimeout(300); return claim; } };
   const out = await runLayersTrace({ browser, server, task: byId('cards-state-01'), agent: policyAgent(lingering, byId('cards-state-01')), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } });
   assert.equal(out.boundary, 'return');
   assert.equal(out.vts, true, 'the commit landed while it lingered');

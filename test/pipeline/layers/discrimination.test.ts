@@ -10,7 +10,8 @@ import { startFixtureServer, type FixtureServer } from '../../../fixtures/server
 import { generateLayersTasks } from '../../../pipeline/layers/generate.ts';
 import { referencePolicies } from '../../../pipeline/layers/policies/index.ts';
 import { runLayersTrace, type LayersOutcome } from '../../../pipeline/layers/condition.ts';
-import { policyAgent } from '../../../pipeline/layers/policies/agent.ts';
+import type { AgentResult } from '../../../pipeline/agents/contract.ts';
+import { claimingAgent } from '../../../pipeline/layers/policies/agent.ts';
 import { MAIN_BOUNDARY_MS } from '../../../pipeline/layers/protocol.ts';
 import { templates, layers, type Layer } from '../../../core/layers.ts';
 
@@ -27,17 +28,21 @@ after(async () => {
 });
 const browserFor = async (name: BrowserName) => (browsers[name] ??= (await launchBrowser(name)).browser);
 
-type Expect = { vts: boolean; fc: boolean };
-const ok: Expect = { vts: true, fc: false };
-const missed: Expect = { vts: false, fc: false }; // no success shown, nothing persisted
-const falseCompletion: Expect = { vts: false, fc: true };
+// claim: what each policy says at its end from what it checked (issue 47): selector-only that it
+// activated the control, semantic recovery that the success showed, verification-aware that the
+// summary read back the state
+type Expect = { vts: boolean; fc: boolean; claim: boolean };
+const ok: Expect = { vts: true, fc: false, claim: true };
+const missed: Expect = { vts: false, fc: false, claim: false }; // no success shown, nothing persisted
+const unseenClick: Expect = { vts: false, fc: false, claim: true }; // selector-only clicked once (swallowed): no success shown, yet it claims done
+const falseCompletion: Expect = { vts: false, fc: true, claim: true };
 
 // [selector-only, semantic-recovery, verification-aware], from the design of each layer
 const expected: Record<Layer, [Expect, Expect, Expect]> = {
   baseline: [ok, ok, ok],
   access: [missed, ok, ok],
   perception: [falseCompletion, ok, ok], // selector-only saves the first look-alike and sees its success
-  action: [missed, ok, ok],
+  action: [unseenClick, ok, ok],
   state: [falseCompletion, falseCompletion, ok],
   verification: [falseCompletion, falseCompletion, ok],
 };
@@ -49,9 +54,9 @@ for (const [browserName, sliceTemplates] of slices) for (const template of slice
     test(`${browserName} ${id}: selector-only / semantic-recovery / verification-aware`, async () => {
       const browser = await browserFor(browserName);
       const task = tasks.find((t) => t.condition_id === id)!;
-      const outcomes: LayersOutcome[] = [];
+      const outcomes: (LayersOutcome & { result: AgentResult })[] = [];
       for (const policy of referencePolicies) {
-        outcomes.push(await runLayersTrace({ browser, server, task, agent: policyAgent(policy, task), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } }));
+        outcomes.push(await runLayersTrace({ browser, server, task, agent: claimingAgent(policy, task), scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } }));
       }
       outcomes.forEach((o, i) => {
         const what = `${referencePolicies[i]!.name} on ${id}`;
@@ -59,6 +64,7 @@ for (const [browserName, sliceTemplates] of slices) for (const template of slice
         assert.equal(o.vts, expected[layer][i]!.vts, `${what}: vts (persisted ${JSON.stringify(o.persisted.value)})`);
         assert.equal(o.false_completion, expected[layer][i]!.fc, `${what}: false completion`);
         assert.equal(o.false_completion, o.apparent_success && !o.vts);
+        assert.equal(o.result.claim?.done, expected[layer][i]!.claim, `${what}: its claim (${o.result.claim?.message})`);
       });
       // recovery and verification cost actions: verification-aware never acts less than semantic recovery
       assert.ok(outcomes[2]!.actions! >= outcomes[1]!.actions!);
