@@ -138,10 +138,10 @@ run-real-apps: setup ## the real-applications arm: its conditions x 3 reference 
 
 # transport faults and compound conditions on the fault proxy (pipeline/layers/transport/, issue 37)
 .PHONY: tasks-transport run-transport
-tasks-transport: setup ## generate the transport arm's conditions into data/tasks/layers-transport.jsonl (ARGS=--check compares)
+tasks-transport: setup ## generate the transport arm's conditions into data/tasks/layers-transport.jsonl (ARGS="--version 2": layers-transport-v2.jsonl; --check compares)
 	@$(RSTACKBENCH) tasks-transport $(PASS_ARGS)
 
-run-transport: setup ## the transport arm: its conditions x 3 reference policies on WordPress and MediaWiki through the fault proxy (transport faults, compound pairs, their controls); BROWSER=firefox
+run-transport: setup ## the transport arm: its conditions x 3 reference policies on WordPress and MediaWiki, and x 6 policies on the small apps, through the fault proxy (transport faults, compound pairs, their controls); BROWSER=firefox, ARGS="--version 2"
 	@$(RSTACKBENCH) run-transport --browser $(BROWSER) $(PASS_ARGS)
 
 run-user-app: setup ## your own app behind the fault proxy (docs/fault-proxy.md): APP=app.json [BROWSER=firefox] [ARGS="--only REGEX"]; smoke rows only

@@ -316,31 +316,43 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
   out.layers_real_apps_v2_vs_small = v2.vsSmall;
 
   // the transport arm: per kind of app, condition, transport severity and policy; false abandonment by
-  // its definition (not ended done, VTS), writes made more than once by the store's count
-  const transport = layers.filter((r) => r.arm === 'transport');
+  // its definition (not ended done, VTS), writes made more than once by the store's count; version 2
+  // (its amendment 2) in tables of its own, with the claims beside
+  const transportAll = layers.filter((r) => r.arm === 'transport');
   const appsOf = (r: LayersRow) => (r.app === undefined ? 'small' : 'real');
   const conditionOf = (r: LayersRow) => (r.transport === undefined && r.also === undefined ? `control ${r.layer}` : r.also !== undefined ? `${r.layer}+${r.also.layer}` : r.layer !== 'baseline' ? `${r.layer}+${r.transport!.fault}` : r.transport!.fault);
-  out.layers_transport = groupBy(transport, (r) => [r.browser.name, appsOf(r), conditionOf(r), r.transport?.severity ?? 0, r.policy]).map(({ key: [browser, apps, condition, severity, policy], items }) => ({
-    browser, apps, condition, severity, policy,
-    ...outcomeCounts(items),
-    fa_n: count(items, (r) => r.ended_done === false && r.vts),
-    twice_n: count(items, (r) => (r.store_writes ?? 0) > 1),
-    timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
-    error_n: count(items, (r) => typeof r.error === 'string'),
-  }));
-  const byCondition = new Map(transport.map((r) => [JSON.stringify([r.browser.name, r.policy, r.condition_id]), r]));
-  const controlPairs = transport.filter((r) => r.transport !== undefined && r.control !== undefined).flatMap((f) => {
-    const c = byCondition.get(JSON.stringify([f.browser.name, f.policy, f.control]));
-    return c ? [[c, f] as const] : [];
-  });
-  out.layers_transport_paired = [
-    ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), String(f.transport!.severity), f.policy]),
-    ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), 'all', f.policy]),
-    ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), 'all', 'all']),
-  ].map(({ key: [browser, apps, condition, severity, policy], items }) => ({
-    browser, apps, condition, severity, policy,
-    ...pairCounts(items.map(([c, f]) => ({ a: c.vts, b: f.vts }))),
-  }));
+  const transportTables = (transport: LayersRow[], claims: boolean) => {
+    const byCondition = new Map(transport.map((r) => [JSON.stringify([r.browser.name, r.policy, r.condition_id]), r]));
+    const controlPairs = transport.filter((r) => r.transport !== undefined && r.control !== undefined).flatMap((f) => {
+      const c = byCondition.get(JSON.stringify([f.browser.name, f.policy, f.control]));
+      return c ? [[c, f] as const] : [];
+    });
+    return {
+      table: groupBy(transport, (r) => [r.browser.name, appsOf(r), conditionOf(r), r.transport?.severity ?? 0, r.policy]).map(({ key: [browser, apps, condition, severity, policy], items }) => ({
+        browser, apps, condition, severity, policy,
+        ...outcomeCounts(items),
+        ...(claims ? { claimed_n: count(items, (r) => r.claim?.done === true), claim_fc_n: count(items, (r) => r.claim_false_completion === true) } : {}),
+        fa_n: count(items, (r) => r.ended_done === false && r.vts),
+        twice_n: count(items, (r) => (r.store_writes ?? 0) > 1),
+        timing_sensitive_n: count(items, (r) => r.timing_sensitive === true),
+        error_n: count(items, (r) => typeof r.error === 'string'),
+      })),
+      paired: [
+        ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), String(f.transport!.severity), f.policy]),
+        ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), 'all', f.policy]),
+        ...groupBy(controlPairs, ([, f]) => [f.browser.name, appsOf(f), conditionOf(f), 'all', 'all']),
+      ].map(({ key: [browser, apps, condition, severity, policy], items }) => ({
+        browser, apps, condition, severity, policy,
+        ...pairCounts(items.map(([c, f]) => ({ a: c.vts, b: f.vts }))),
+      })),
+    };
+  };
+  const transportV1 = transportTables(transportAll.filter((r) => (r.arm_version ?? 1) === 1), false);
+  out.layers_transport = transportV1.table;
+  out.layers_transport_paired = transportV1.paired;
+  const transportV2 = transportTables(transportAll.filter((r) => (r.arm_version ?? 1) >= 2), true);
+  out.layers_transport_v2 = transportV2.table;
+  out.layers_transport_v2_paired = transportV2.paired;
 
   // outside agents on the real applications: per application (and both, 'all') and layer
   const realAgents = layers.filter((r) => r.arm === 'agent' && r.app !== undefined);

@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sha256 } from '../core/hash.ts';
+import { storeText as smallValueText } from '../core/store-text.ts';
 import { listFiles } from '../core/files.ts';
 import { readJsonlLines } from '../core/jsonl.ts';
 import type { LayersRow, StoreReads, TraceRow } from '../core/contracts.ts';
@@ -109,8 +110,10 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
       const har = harText ? (JSON.parse(harText.toString('utf8')) as HarFile) : null;
 
       const vts = store.boundary.value === store.target;
-      const ra = row.real_app!;
-      const apparent = ra.success_shown !== null && ra.success_shown !== undefined && ra.success_shown <= ra.boundary_at;
+      // when the page showed the success: a real-application row keeps it, a small app's store.json (its row does not)
+      const shown = row.real_app ? row.real_app.success_shown ?? null : store.notice?.shown_at_ms ?? null;
+      const boundaryAt = row.real_app ? row.real_app.boundary_at : store.boundary.at_ms;
+      const apparent = shown !== null && shown <= boundaryAt;
       const falseCompletion = apparent && !vts;
       const claimed = row.arm_version !== undefined ? row.claim?.done === true && !vts : null;
       const later = store.later.find((l) => l.after_return_ms === 3000);
@@ -120,7 +123,7 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
         ...(apparent !== row.apparent_success ? ['apparent_success'] : []),
         ...(falseCompletion !== row.false_completion ? ['false_completion'] : []),
         ...(claimed !== null && claimed !== row.claim_false_completion ? ['claim_false_completion'] : []),
-        ...(store.target !== row.target.value ? ['target'] : []),
+        ...(store.target !== (row.real_app ? row.target.value : smallValueText(row.target.value)) ? ['target'] : []),
       ];
       const harAttachment = byName.get('trace.har');
       if (harText && harAttachment && row.app && row.variant) {

@@ -220,6 +220,20 @@ export const tables: TableDef[] = [
     mcnemar: { b: 'a_only_n', c: 'b_only_n' },
   }),
   sqlTable({
+    name: 'layers_transport_v2',
+    title: 'Transport faults and compound conditions, version 2 of the arm (every policy\'s claim kept; the seed\'s Verification in the pairs): per kind of app, condition, transport severity and policy; FC by the page (fc) and by the claim (claim_fc); FA: false abandonment; twice: the store counted more than one write to the target',
+    keys: ['browser', 'apps', 'condition', 'severity', 'policy'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n', 'claimed_n', 'claim_fc_n', 'fa_n', 'twice_n', 'timing_sensitive_n', 'error_n'],
+    rates: [...asVtsFc(), { name: 'claimed', k: 'claimed_n', n: 'n' }, { name: 'claim_fc', k: 'claim_fc_n', n: 'n' }, { name: 'fa', k: 'fa_n', n: 'n' }, { name: 'twice', k: 'twice_n', n: 'n' }],
+  }),
+  sqlTable({
+    name: 'layers_transport_v2_paired',
+    title: 'Transport faults against their controls, version 2 of the arm: VTS of each condition with a transport fault beside its control\'s, same browser and policy; a = the control, b = the faulted condition',
+    keys: ['browser', 'apps', 'condition', 'severity', 'policy'],
+    counts: ['pairs', 'both_n', 'a_only_n', 'b_only_n', 'neither_n'],
+    mcnemar: { b: 'a_only_n', c: 'b_only_n' },
+  }),
+  sqlTable({
     name: 'evidence_confusion',
     title: 'Evidence policies: false accepts among failures and false rejects among successes',
     keys: ['arm', 'browser', 'policy'],

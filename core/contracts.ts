@@ -300,11 +300,11 @@ export interface LayersFields {
    */
   false_abandonment?: boolean;
   /**
-   * the version of the arm's protocol the row was made under (its frozen conditions say it); absent: version 1. Arm real-apps from version 2: the seed's Verification (a later save commits), and the reference policy's claim in the row
+   * the version of the arm's protocol the row was made under (its frozen conditions, or for the transport arm's small apps its run, say it); absent: version 1. Arms real-apps and transport from version 2: the seed's Verification (a later save commits), and the reference policy's claim in the row
    */
   arm_version?: number;
   /**
-   * arm real-apps from version 2: the claim said done and the postcondition did not hold (VTS false): a false completion as an outside agent's is scored, beside false_completion, which stays the seed's page-based one (AS and not VTS)
+   * arms real-apps and transport from version 2: the claim said done and the postcondition did not hold (VTS false): a false completion as an outside agent's is scored, beside false_completion, which stays the seed's page-based one (AS and not VTS)
    */
   claim_false_completion?: boolean;
 }
@@ -1628,7 +1628,7 @@ export type LoadAverages = number[];
 
 // ── schemas/store-reads.schema.json
 /**
- * store.json beside a real-application trace's row (<run>.files/<condition>.<policy>/, pipeline/layers/real-apps/condition.ts): the condition's postcondition as the application's store answered it after the restore, at the scoring boundary and (version 2) at fixed times after the agent's return; make rescore (analysis/rescore.ts) reads it. Times are ms after the trace's t0, the row's clock.
+ * store.json beside a real-application trace's row (<run>.files/<condition>.<policy>/, pipeline/layers/real-apps/condition.ts): the condition's postcondition as the application's store answered it after the restore, at the scoring boundary and (version 2) at fixed times after the agent's return; make rescore (analysis/rescore.ts) reads it. Beside a small-app trace of the transport arm's version 2 (pipeline/layers/transport/small-apps.ts), the small app's own record of the target, each value as its JSON text with keys sorted, and no later read. Times are ms after the trace's t0, the row's clock.
  */
 export type StoreReads = {
   /**
@@ -1655,6 +1655,12 @@ export type StoreReads = {
     at_ms: number;
     value: string | null;
   }[];
+  /**
+   * a small-app trace only: when the page first reported the success (ms after t0; null: never), which its row keeps nowhere else; AS is its being at or before the boundary (a real-application row keeps it in real_app.success_shown)
+   */
+  notice?: {
+    shown_at_ms: number | null;
+  };
   /**
    * the store's own count of changes to the target (the family's change count), or null where it keeps none
    */

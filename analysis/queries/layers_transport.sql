@@ -1,4 +1,5 @@
--- The transport arm (issue 37): per browser, kind of app (small: the three small apps; real:
+-- The transport arm (issue 37), its version-1 rows (prereg/layers-transport.md; version 2's are
+-- layers_transport_v2's): per browser, kind of app (small: the three small apps; real:
 -- WordPress and MediaWiki), what the condition is, its transport severity and policy: AS, VTS and
 -- FC counts, false abandonment (the postcondition held and the policy or agent ended taking the task
 -- as not done), the rows whose store counted more than one write to the target, the timing-sensitive
@@ -18,7 +19,7 @@ WITH rows AS (
     END AS condition,
     coalesce(transport.severity, 0) AS transport_severity
   FROM layers_rows
-  WHERE arm = 'transport'
+  WHERE arm = 'transport' AND coalesce(arm_version, 1) = 1
 )
 SELECT browser, apps, condition, transport_severity AS severity, policy,
   UNNEST(outcome_counts(apparent_success, vts, false_completion)),

@@ -1,4 +1,4 @@
--- The transport arm, paired with controls: each row of a condition with a transport fault beside the
+-- The transport arm's version-1 rows (version 2's: layers_transport_v2_paired), paired with controls: each row of a condition with a transport fault beside the
 -- row of its control (the condition it names in `control`: the same condition without the fault) in
 -- the same browser and under the same policy, for VTS: how many pairs both, only the control (a),
 -- only the faulted condition (b) or neither reached it. a_only_n and b_only_n are the discordant
@@ -10,7 +10,7 @@ WITH rows AS (
     CASE WHEN app IS NULL THEN 'small' ELSE 'real' END AS apps,
     CASE WHEN layer <> 'baseline' THEN layer || '+' || transport.fault ELSE transport.fault END AS condition
   FROM layers_rows
-  WHERE arm = 'transport'
+  WHERE arm = 'transport' AND coalesce(arm_version, 1) = 1
 ),
 pairs AS (
   SELECT f.browser, f.apps, f.condition, f.transport.severity::VARCHAR AS severity, f.policy, c.vts AS x, f.vts AS y

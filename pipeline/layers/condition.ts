@@ -73,6 +73,18 @@ export function playwrightStage(context: BrowserContext): Stage {
   };
 }
 
+/** What a small app's store held for a trace's target, read from its own record (its clock: ms after t0). */
+export interface SmallStoreReads {
+  /** the trace's t0 on the process clock (the HAR's entries are made relative to it) */
+  t0: number;
+  before: unknown;
+  boundary: { at_ms: number; value: unknown };
+  /** when the page first reported the success, or null (AS: at or before the boundary) */
+  shownAtMs: number | null;
+  /** the target's commits: none before the trace (the store starts from its seed), and those by the boundary */
+  changes: { before: number; boundary: number };
+}
+
 /** how long after the boundary a page's success report may still arrive */
 const REPORT_GRACE_MS = 100;
 
@@ -95,6 +107,8 @@ export async function runLayersTrace(options: {
   phases?: UnitPhases;
   /** the transport arm: the row carries store_writes, the store's count of the target's commits by the boundary */
   countWrites?: boolean;
+  /** the transport arm's version 2 (issue 51): what the store held, handed over with the trace's clock (ms after t0) before the app is reset */
+  storeReads?: (reads: SmallStoreReads) => void;
 }): Promise<LayersOutcome & { result: AgentResult }> {
   const { browser, server, task, agent, scoring } = options;
   const app = layersApps[task.template](task);
@@ -152,6 +166,17 @@ export async function runLayersTrace(options: {
     const speed = timeline ? speedSensitivity(timeline) : null;
     const persistedValue = app.store.stateAt(boundary.at)[task.target.key];
     const vts = isDeepStrictEqual(persistedValue, task.target.value);
+    if (options.storeReads) {
+      const commits = app.store.targetCommits();
+      const rel = (x: number) => Math.round((x - t0) * 1000) / 1000;
+      options.storeReads({
+        t0,
+        before: app.store.initialTarget(),
+        boundary: { at_ms: rel(boundary.at), value: persistedValue ?? null },
+        shownAtMs: successShownAt === null ? null : rel(successShownAt),
+        changes: { before: 0, boundary: commits.filter((c) => c.t <= boundary.at).length },
+      });
+    }
     return {
       template: task.template,
       layer: task.layer,

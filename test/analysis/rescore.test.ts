@@ -51,3 +51,28 @@ test('the files give the row\'s verdicts again; another evaluator\'s verdicts co
   assert.equal(result.rows[1]!.network_accept, null, 'no HAR: the network rule cannot say');
   assert.deepEqual(result.problems.map((p) => p.replace(/^.* (store\.json)/, '$1')), ['store.json\'s sha256 differs from the row\'s']);
 });
+
+/** the first small-app row of the registered Chromium transport run (version 1), as the record holds it */
+function recordedSmallRow(): LayersRow {
+  const dir = path.join(codeRoot, 'data/raw/layers/transport');
+  const file = fs.readdirSync(dir).filter((f) => f.includes('chromium') && f.endsWith('.jsonl')).sort()[0]!;
+  return fs.readFileSync(path.join(dir, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LayersRow).find((r) => r.app === undefined && r.apparent_success && r.vts)!;
+}
+
+test('a small app\'s trace (transport, version 2): AS from when store.json says the page showed the success, VTS from its boundary read of the value\'s JSON text', async (t) => {
+  const tree = makeTree();
+  t.after(tree.cleanup);
+  const base = { ...recordedSmallRow(), arm_version: 2, claim: { done: true }, claim_false_completion: false };
+  const writer = TraceWriter.open({ study: 'layers', arm: 'transport', runId: 'r', key: (r) => `${r.condition_id}|${r.policy}` });
+  const store = (shownAt: number | null, value: unknown) => JSON.stringify({
+    postcondition: base.target.key, target: JSON.stringify(base.target.value), before: null, boundary: { at_ms: 900, value: value === null ? null : JSON.stringify(value) },
+    later: [], notice: { shown_at_ms: shownAt }, changes: { before: 0, boundary: 1 },
+  });
+  writer.append({ ...base, files: [{ name: 'store.json', content: store(400, base.target.value) }] });
+  // the page showed the success only after the boundary: the row's AS is not what its files give
+  writer.append({ ...base, policy: 'other', files: [{ name: 'store.json', content: store(950, base.target.value) }] });
+  const result = rescoreRuns([writer.file]);
+  assert.deepEqual(result.problems, []);
+  assert.deepEqual(result.rows.map((r) => [r.policy, r.apparent_success, r.vts, r.disagrees]), [[base.policy, true, true, []], ['other', false, true, ['apparent_success']]]);
+  assert.equal(result.rows[0]!.fixed_wait_accept, null, 'no read after the return: the fixed-wait validator cannot say');
+});

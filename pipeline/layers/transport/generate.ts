@@ -1,4 +1,6 @@
-// The transport arm's conditions on the real applications, seeded: data/tasks/layers-transport.jsonl.
+// The transport arm's conditions on the real applications, seeded: data/tasks/layers-transport.jsonl
+// (version 1) and data/tasks/layers-transport-v2.jsonl (version 2: the families of the real-apps
+// arm's version 2 too, each condition marked with its version, drawn with the version's own seed).
 //
 //   each family the proxy faults (real-apps/families.ts):
 //       each transport fault × severity 1-3 on its baseline, the variant drawn         15
@@ -18,12 +20,17 @@ import { variantFacts, variantTarget } from '../real-apps/generate.ts';
 import { compoundPairs, transportFaults, transportSeverities } from './design.ts';
 
 export const TRANSPORT_SEED = 'rstackbench-layers-transport-v1';
+export const TRANSPORT_SEED_V2 = 'rstackbench-layers-transport-v2';
+/** The seed a version's conditions are drawn with. */
+export const transportSeed = (version: number) => (version >= 2 ? TRANSPORT_SEED_V2 : TRANSPORT_SEED);
+/** The arm's versions: 1 (prereg/layers-transport.md) and 2 (its amendment 2: claims, each trace's files, the seed's Verification). */
+export const TRANSPORT_VERSIONS = [1, 2] as const;
 
 type Part = Pick<LayersRealAppsTask, 'layer' | 'severity'> & Partial<Pick<LayersRealAppsTask, 'also' | 'transport' | 'control'>>;
 
 const drawVariant = (seed: string, family: Family, key: string) => rng(seed, family.id, key).pick(family.data.variants.map((v) => v.id));
 
-function condition(seed: string, family: Family, id: string, variant: string, part: Part): LayersRealAppsTask {
+function condition(seed: string, family: Family, id: string, variant: string, part: Part, version: number): LayersRealAppsTask {
   const c = variantOf(family, variant);
   const faulted = part.layer !== 'baseline' || part.also !== undefined || part.transport !== undefined;
   return {
@@ -35,6 +42,7 @@ function condition(seed: string, family: Family, id: string, variant: string, pa
     family: family.id,
     variant: c.variant,
     rep: 1,
+    ...(version >= 2 ? { version } : {}),
     layer: part.layer,
     severity: part.severity,
     ...(part.also ? { also: part.also } : {}),
@@ -55,7 +63,7 @@ export function generateTransportTasks(seed = TRANSPORT_SEED, families = readFam
     if (family.appFault) continue; // a case the application ships with: no layer the proxy makes
     const controls = new Map<string, LayersRealAppsTask>();
     const controlFor = (id: string, part: Part, variant: string) => {
-      const c = condition(seed, family, id, variant, part);
+      const c = condition(seed, family, id, variant, part, armVersion);
       if (!controls.has(c.condition_id)) controls.set(c.condition_id, c);
       return c.condition_id;
     };
@@ -63,14 +71,14 @@ export function generateTransportTasks(seed = TRANSPORT_SEED, families = readFam
       for (const severity of transportSeverities) {
         const variant = drawVariant(seed, family, `transport ${fault} ${severity}`);
         const control = controlFor(`control-baseline-${variant}`, { layer: 'baseline', severity: 0 }, variant);
-        out.push(condition(seed, family, `transport-${fault}-${severity}`, variant, { layer: 'baseline', severity: 0, transport: { fault, severity }, control }));
+        out.push(condition(seed, family, `transport-${fault}-${severity}`, variant, { layer: 'baseline', severity: 0, transport: { fault, severity }, control }, armVersion));
       }
     }
     for (const pair of compoundPairs) {
       const variant = drawVariant(seed, family, `compound ${pair.id}`);
       const id = `compound-${pair.id.replace('+', '-')}`;
       const control = pair.transport ? controlFor(`control-${pair.layer}-${pair.severity}-${variant}`, { layer: pair.layer, severity: pair.severity }, variant) : undefined;
-      out.push(condition(seed, family, id, variant, { layer: pair.layer, severity: pair.severity, ...(pair.also ? { also: pair.also } : {}), ...(pair.transport ? { transport: pair.transport } : {}), ...(control ? { control } : {}) }));
+      out.push(condition(seed, family, id, variant, { layer: pair.layer, severity: pair.severity, ...(pair.also ? { also: pair.also } : {}), ...(pair.transport ? { transport: pair.transport } : {}), ...(control ? { control } : {}) }, armVersion));
     }
     out.push(...controls.values());
   }

@@ -13,7 +13,10 @@ import type { Browser } from 'playwright-core';
 import type { FixtureServer } from '../../../fixtures/server.ts';
 import type { FaultProxy, FaultSpec, ProxyEvent } from '../../../proxy/src/index.ts';
 import type { LayersTask, Template } from '../../../core/layers.ts';
-import type { LayersRow } from '../../../core/contracts.ts';
+import type { LayersRow, StoreReads } from '../../../core/contracts.ts';
+import { storeText } from '../../../core/store-text.ts';
+import type { Har } from '../../../proxy/src/index.ts';
+import type { TraceFile } from '../../kernel/trace-writer.ts';
 import { templates } from '../../../core/layers.ts';
 import type { Agent } from '../../agents/contract.ts';
 import { endedDone, falseAbandonment, verdictOf } from '../../../core/verdict.ts';
@@ -21,7 +24,7 @@ import type { UnitPhases } from '../../kernel/run.ts';
 import { rng } from '../../kernel/random.ts';
 import { faultsFor, generateLayersTasks } from '../generate.ts';
 import { MAIN_BOUNDARY_MS } from '../protocol.ts';
-import { runLayersTrace, type LayersOutcome } from '../condition.ts';
+import { runLayersTrace, type LayersOutcome, type SmallStoreReads } from '../condition.ts';
 import { compoundPairs, transportFaults, transportSeverities } from './design.ts';
 
 export const SMALL_TRANSPORT_SEED = 'rstackbench-layers-transport-small-v1';
@@ -107,8 +110,13 @@ function mergeFaults(a: LayersTask['faults'], b: LayersTask['faults']): LayersTa
  */
 export async function runSmallTransportTrace(options: {
   browser: Browser; proxy: FaultProxy; server: FixtureServer; task: LayersTask; agent: Agent; phases?: UnitPhases;
-}): Promise<LayersOutcome & Pick<LayersRow, 'transport' | 'also' | 'control' | 'store_writes' | 'ended_done' | 'false_abandonment' | 'claim'> & { result: Awaited<ReturnType<Agent['run']>>; proxyLog: ProxyEvent[] }> {
+  /** the arm version: 2 keeps every claim (its false completions named apart) and the trace's files (trace.har, store.json) */
+  version?: number;
+}): Promise<LayersOutcome & Pick<LayersRow, 'transport' | 'also' | 'control' | 'store_writes' | 'ended_done' | 'false_abandonment' | 'claim' | 'arm_version' | 'claim_false_completion'> & { result: Awaited<ReturnType<Agent['run']>>; proxyLog: ProxyEvent[]; files?: TraceFile[] }> {
   const { proxy, task } = options;
+  const version = options.version ?? 1;
+  let reads: SmallStoreReads | undefined;
+  let har: Har | null = null;
   proxy.load({ spec: smallAppSpec(task), layer: 'baseline', severity: 0, seed: `${task.seed}:${task.condition_id}`, ...(task.transport ? { transport: { fault: task.transport.fault, severity: task.transport.severity as 1 | 2 | 3 } } : {}) });
   let traced: Awaited<ReturnType<typeof runLayersTrace>>;
   let proxyLog: ProxyEvent[];
@@ -116,7 +124,9 @@ export async function runSmallTransportTrace(options: {
     traced = await runLayersTrace({
       browser: options.browser, server: options.server, task, agent: options.agent,
       scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS }, flagRule: 'amendment-5', phases: options.phases, countWrites: true,
+      ...(version >= 2 ? { storeReads: (r: SmallStoreReads) => { reads = r; } } : {}),
     });
+    if (version >= 2) har = await proxy.takeHar();
   } finally {
     proxyLog = await proxy.reset();
   }
@@ -124,8 +134,11 @@ export async function runSmallTransportTrace(options: {
   const claimedDone = endedDone(result.claim, outcome.apparent_success, result.moments?.confirmedAt);
   return {
     ...outcome,
-    // a verified policy's claim, and its false completion by it (claimed done, not VTS), as in the verified arm
-    ...(result.claim ? { claim: result.claim, ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'claim-if-kept' }) } : {}),
+    // version 2: every policy's claim, both false completions (the page's, the claim's); version 1:
+    // a verified policy's claim and its false completion by it (claimed done, not VTS), as in the verified arm
+    ...(version >= 2
+      ? { arm_version: version, claim: result.claim, ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'both' }) }
+      : result.claim ? { claim: result.claim, ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'claim-if-kept' }) } : {}),
     ...(task.transport ? { transport: { ...task.transport } } : {}),
     ...(task.also ? { also: { ...task.also } } : {}),
     ...(task.control ? { control: task.control } : {}),
@@ -133,5 +146,24 @@ export async function runSmallTransportTrace(options: {
     false_abandonment: falseAbandonment(claimedDone, outcome.vts),
     result,
     proxyLog,
+    ...(version >= 2 && reads ? { files: smallTraceFiles(task, reads, har) } : {}),
   };
+}
+
+/** A small-app trace's files (issue 51): the proxy's HAR, its entries on the row's clock, and the store's record of the target. */
+function smallTraceFiles(task: LayersTask, reads: SmallStoreReads, har: Har | null): TraceFile[] {
+  for (const entry of har?.log.entries ?? []) entry._t = Math.round((entry._t - reads.t0) * 1000) / 1000;
+  const store: StoreReads = {
+    postcondition: task.target.key,
+    target: storeText(task.target.value)!,
+    before: storeText(reads.before),
+    boundary: { at_ms: reads.boundary.at_ms, value: storeText(reads.boundary.value) },
+    later: [], // the small apps' store is read from its own record at the boundary; no read is made after it
+    notice: { shown_at_ms: reads.shownAtMs },
+    changes: { ...reads.changes },
+  };
+  return [
+    ...(har ? [{ name: 'trace.har', content: `${JSON.stringify(har)}\n` }] : []),
+    { name: 'store.json', content: `${JSON.stringify(store)}\n` },
+  ];
 }

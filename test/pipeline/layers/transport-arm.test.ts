@@ -4,9 +4,12 @@
 // the six small-app policies and each real-application condition × the three reference policies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateTransportTasks } from '../../../pipeline/layers/transport/generate.ts';
+import { generateTransportTasks, transportSeed } from '../../../pipeline/layers/transport/generate.ts';
 import { generateSmallTransportTasks } from '../../../pipeline/layers/transport/small-apps.ts';
-import { readSmallTransportTasks, readTransportTasks, smallAppPolicies, transportUnits, transportUnitKey, transportSummary } from '../../../pipeline/layers/transport/arm.ts';
+import { readSmallTransportTasks, readTransportTasks, smallAppPolicies, transportTaskFile, transportUnits, transportUnitKey, transportSummary } from '../../../pipeline/layers/transport/arm.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { realAppPolicies } from '../../../pipeline/layers/real-apps/policies.ts';
 
 test('the frozen conditions are the generators\' output, and every faulted condition names a control of the arm', () => {
@@ -26,6 +29,22 @@ test('the frozen conditions are the generators\' output, and every faulted condi
     assert.ok(t.transport || t.also || !t.control, `${t.condition_id}: only a faulted condition names a control`);
   }
   assert.ok(small.every((t) => t.transport?.fault !== 'asset-error'), 'no asset fault on the small apps');
+});
+
+test('version 2: its frozen conditions are the generator\'s with the version\'s seed, each marked version 2, the real-apps arm\'s version-2 families among them; its units keep the version; a file of another version is refused', (t) => {
+  const v2 = readTransportTasks(transportTaskFile(2), 2);
+  assert.deepEqual(v2, generateTransportTasks(transportSeed(2), undefined, 2));
+  assert.ok(v2.every((c) => c.version === 2 && c.seed === transportSeed(2)));
+  assert.deepEqual(new Set(v2.map((c) => c.family)), new Set([...generateTransportTasks().map((c) => c.family), 'mediawiki-edit-section', 'mediawiki-watch-page']));
+  const ids = new Set(v2.map((c) => c.condition_id));
+  for (const c of v2) if (c.control) assert.ok(ids.has(c.control), `${c.condition_id}: its control ${c.control} is a condition`);
+  const units = transportUnits(v2, readSmallTransportTasks(), 2);
+  assert.equal(units.length, readSmallTransportTasks().length * 6 + v2.length * realAppPolicies.length);
+  assert.ok(units.every((u) => u.kind === 'real' ? u.task.version === 2 : u.version === 2));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rstack-transport-v-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.copyFileSync(transportTaskFile(1), path.join(dir, 'v1.jsonl'));
+  assert.throws(() => readTransportTasks(path.join(dir, 'v1.jsonl'), 2), /is a condition of version 1 of the arm, not 2/);
 });
 
 test('the units: small-app conditions × 6 policies, real-application conditions × 3, each key once', () => {

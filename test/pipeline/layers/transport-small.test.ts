@@ -8,16 +8,22 @@
 //   lost-response    the first save reaches the app, which commits it; its answer is lost
 //   popup            a pop-up covers the first document
 // and on a condition without a layer of the app's, the store's count is exactly the saves of the
-// target that reached the app (the proxy's record and the store agree).
+// target that reached the app (the proxy's record and the store agree). The traces are the arm's
+// version 2 (amendment 2, issue 51): the policy's claim is kept (done only when it saw the success),
+// and each trace keeps its files: the proxy's HAR (a write entry for each save the proxy matched)
+// and store.json, the store's record of the target, which agrees with the row.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFaultProxy, transportPlanFor, type FaultProxy } from '../../../proxy/src/index.ts';
+import { startFaultProxy, transportPlanFor, type FaultProxy, type Har } from '../../../proxy/src/index.ts';
 import { startFixtureServer, type FixtureServer } from '../../../fixtures/server.ts';
 import { launchBrowser, type BrowserName } from '../../../pipeline/browser/launch.ts';
 import { generateSmallTransportTasks, runSmallTransportTrace, smallAppSpec, smallAppTransportFaults } from '../../../pipeline/layers/transport/small-apps.ts';
+import { storeText } from '../../../core/store-text.ts';
 import { compoundPairs } from '../../../pipeline/layers/transport/design.ts';
 import { layersPolicies } from '../../../pipeline/layers/policies/index.ts';
-import { policyAgent } from '../../../pipeline/layers/policies/agent.ts';
+import { claimingAgent } from '../../../pipeline/layers/policies/agent.ts';
+import { isValid } from '../../../core/validate.ts';
+import type { StoreReads } from '../../../core/contracts.ts';
 import { transportVerifiedPolicies, verifiedAgent } from '../../../pipeline/layers/policies/verified.ts';
 
 const tasks = generateSmallTransportTasks().filter((t) => t.template === 'cards');
@@ -30,7 +36,7 @@ let server: FixtureServer;
 let proxy: FaultProxy;
 before(async () => {
   server = await startFixtureServer();
-  proxy = await startFaultProxy();
+  proxy = await startFaultProxy({ har: true });
 });
 after(async () => {
   await proxy?.close();
@@ -49,7 +55,7 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
     try {
       for (const task of chosen) {
         const id = task.condition_id;
-        const { result: _result, proxyLog, ...row } = await runSmallTransportTrace({ browser: launched.browser, proxy, server, task, agent: policyAgent(layersPolicies['semantic-recovery']!, task) });
+        const { result: _result, proxyLog, files, ...row } = await runSmallTransportTrace({ browser: launched.browser, proxy, server, task, agent: claimingAgent(layersPolicies['semantic-recovery']!, task), version: 2 });
         const saves = proxyLog.filter((e) => e.write);
         const fired = proxyLog.filter((e) => e.transport);
         t.diagnostic(`${browserName} ${id}: AS ${row.apparent_success} VTS ${row.vts} FC ${row.false_completion} FA ${row.false_abandonment} store ${row.store_writes}; saves ${saves.map((e) => `${e.action}${e.status === null ? '' : ` ${e.status}`}`).join(', ') || 'none'}; fired ${fired.map((e) => `${e.transport!.match}#${e.transport!.n} ${e.transport!.effect}`).join(', ') || 'none'}${row.error ? `; error ${row.error}` : ''}`);
@@ -57,6 +63,19 @@ for (const browserName of ['chromium', 'firefox'] as const satisfies readonly Br
         assert.deepEqual(row.also ?? null, task.also ?? null, id);
         assert.equal(row.control ?? null, task.control ?? null, id);
         assert.equal(row.false_completion, row.apparent_success && !row.vts, id);
+        // version 2: the claim kept, done only when the policy saw the success; the trace's files agree with the row
+        assert.equal(row.arm_version, 2, id);
+        if (row.claim?.done) assert.ok(row.apparent_success, `${id}: it claims done only on a success it saw`);
+        assert.equal(row.claim_false_completion, row.claim?.done === true && !row.vts, id);
+        assert.deepEqual(files?.map((f) => f.name), ['trace.har', 'store.json'], id);
+        const store = JSON.parse(String(files![1]!.content)) as StoreReads;
+        assert.ok(isValid('store-reads', store), `${id}: store.json is a StoreReads`);
+        assert.equal(store.boundary.value, storeText(row.persisted.value), `${id}: the store's record at the boundary is the row's`);
+        assert.equal(store.boundary.value === store.target, row.vts, `${id}: VTS from store.json alone`);
+        assert.equal(store.notice?.shown_at_ms !== null && store.notice!.shown_at_ms <= store.boundary.at_ms, row.apparent_success, `${id}: AS from store.json alone`);
+        assert.equal(store.changes.boundary, row.store_writes, id);
+        const har = JSON.parse(String(files![0]!.content)) as Har;
+        assert.equal(har.log.entries.filter((e) => e._write).length, saves.length, `${id}: a HAR write entry for each save the proxy matched`);
         if (row.apparent_success) assert.equal(row.false_abandonment, false, `${id}: it saw success, it did not abandon`);
         if (task.transport) {
           const plan = transportPlanFor(task.transport as never, `${task.seed}:${id}`, smallAppSpec(task).family);
