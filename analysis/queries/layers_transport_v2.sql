@@ -20,8 +20,8 @@ WITH rows AS (
 )
 SELECT browser, apps, condition, transport_severity AS severity, policy,
   UNNEST(outcome_counts(apparent_success, vts, false_completion)),
-  count_if(claim_done)::INTEGER AS claimed_n,
-  count_if(claim_false_completion)::INTEGER AS claim_fc_n,
+  count_if(coalesce(claim_done, false))::INTEGER AS claimed_n,
+  count_if(coalesce(claim_false_completion, false))::INTEGER AS claim_fc_n,
   count_if(false_abandonment)::INTEGER AS fa_n,
   count_if(store_writes > 1)::INTEGER AS twice_n,
   count_if(timing_sensitive)::INTEGER AS timing_sensitive_n,

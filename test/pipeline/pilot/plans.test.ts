@@ -1,3 +1,4 @@
+// shares the machine: a throw-away tree and a test server of its own; the plans it executes are on baseline and Action conditions, whose outcomes follow counts (clicks swallowed), not how fast the machine is.
 // The planner client and the pilot's plan files, end to end, against a small HTTP server this test
 // starts on 127.0.0.1. The server is NOT a model: it returns plans the test builds from the task's
 // words (each labelled so in its note), one answer that is not JSON, and one HTTP 500. The valid
