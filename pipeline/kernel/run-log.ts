@@ -14,7 +14,7 @@ import type { RunLogLine } from '../../core/contracts.ts';
 
 export type { RunLogLine } from '../../core/contracts.ts';
 
-const git = (args: string[]) => execFileSync('git', args, { cwd: codeRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const git = (args: string[]) => execFileSync('git', args, { cwd: codeRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 << 20 }).trim();
 
 /** The code that runs: HEAD, and whether tracked source differs from it (data and outputs aside). */
 export function codeState(): { commit: string | null; dirty: boolean } {

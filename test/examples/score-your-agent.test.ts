@@ -31,7 +31,7 @@ function readmeBlock(): string[] {
 
 /** a fresh clone of the working tree: the files git does not ignore (times kept, as a checkout's are older than npm ci's stamp), in a new repository */
 function cloneInto(dir: string): void {
-  const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: codeRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: codeRoot, encoding: 'utf8', maxBuffer: 256 << 20 }).split('\0').filter(Boolean);
   for (const f of tracked) {
     const from = path.join(codeRoot, f);
     if (!fs.existsSync(from)) continue; // deleted in the working tree, not yet committed
@@ -76,6 +76,6 @@ test("the README's Score your agent example, from a fresh clone in a path with a
   assert.equal(slice.exitCode, 0, slice.stderr);
   assert.match(slice.stdout, /cards-[a-z]+-\d\d/);
 
-  const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: clone, encoding: 'utf8' });
+  const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: clone, encoding: 'utf8', maxBuffer: 256 << 20 });
   assert.equal(status, '', `the clone changed:\n${status}`);
 });

@@ -45,7 +45,7 @@ test('no sentence of the source papers is in the repository (no run of ten conse
   }
   let files: string[];
   try {
-    files = execFileSync('git', ['ls-files', '-z'], { cwd: codeRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+    files = execFileSync('git', ['ls-files', '-z'], { cwd: codeRoot, encoding: 'utf8', maxBuffer: 256 << 20 }).split('\0').filter(Boolean);
   } catch {
     t.skip('not a git checkout: no list of tracked files');
     return;

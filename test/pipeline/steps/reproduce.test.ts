@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { codeRoot } from '../../../core/paths.ts';
 import { run } from '../../helpers/run.ts';
 
-const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20 });
 
 /** A repository holding the working tree's tracked files, committed, with the checkout's node_modules hard-linked. */
 function cleanCopy(): string {
