@@ -43,8 +43,21 @@ const EVALUATORS: readonly [string, (r: Rescored) => boolean | null][] = [
   ['webarena-verified', (r) => r.webarena_verified_accept],
 ];
 
-/** The amendment under which WebArena-Verified's verdicts are registered (make rescore --register): frozen before the first. */
-export const VERDICTS_AMENDMENT = 'prereg/layers-real-apps-amendment-2.md';
+/**
+ * The amendment under which WebArena-Verified's verdicts on an arm's run files are registered (make
+ * rescore --register), frozen before the first: one per arm, since each arm's prereg names what it
+ * records. A run file of an arm not listed here is scored but never registered.
+ */
+export const VERDICTS_AMENDMENTS: Readonly<Record<string, string>> = {
+  'real-apps': 'prereg/layers-real-apps-amendment-2.md',
+  transport: 'prereg/layers-transport-amendment-3.md',
+};
+
+/** The amendment that registers verdicts on a run file (data/raw/layers/<arm>/<run_id>.jsonl), or null for an arm with none. */
+export function verdictsAmendment(runFile: string): string | null {
+  const arm = runFile.split(/[\\/]/).at(-2) ?? '';
+  return VERDICTS_AMENDMENTS[arm] ?? null;
+}
 
 /** A recorded verdict and the file it came from. */
 export interface RecordedVerdict { verdict: EvaluatorVerdict; file: string; line: number }

@@ -130,7 +130,7 @@ export function rescoreRuns(runFiles: string[], rel: (f: string) => string = (f)
         inputs.push({ index: rows.length, harPath: path.join(filesDir(runFile), harAttachment.path), app: row.app, family: row.template, variant: row.variant, claim: row.claim ?? null });
       }
       rows.push({
-        file: rel(runFile), line, browser: row.browser.name, arm: row.arm, arm_version: row.arm_version ?? 1, condition_id: row.condition_id, policy: row.policy, app: row.app ?? '', layer: row.layer,
+        file: rel(runFile), line, browser: row.browser.name, arm: row.arm, arm_version: row.arm_version ?? 1, condition_id: row.condition_id, policy: row.policy, app: row.app ?? row.template, layer: row.layer,
         transport: row.transport?.fault ?? null,
         vts, apparent_success: apparent, false_completion: falseCompletion, claim_false_completion: claimed,
         claim_done: row.arm_version !== undefined || row.arm === 'agent' ? row.claim?.done === true : null,

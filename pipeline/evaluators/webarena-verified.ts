@@ -14,7 +14,7 @@ import { toLine } from '../../core/jsonl.ts';
 import { validate } from '../../core/validate.ts';
 import type { EvaluatorVerdict } from '../../core/contracts.ts';
 import type { EvaluatorInput, RescoreResult } from '../../analysis/rescore.ts';
-import { VERDICTS_AMENDMENT } from '../../analysis/evaluator-audit.ts';
+import { VERDICTS_AMENDMENTS, verdictsAmendment } from '../../analysis/evaluator-audit.ts';
 import { gate } from '../kernel/gate.ts';
 import { codeState } from '../kernel/run-log.ts';
 import { writeDurable } from '../kernel/files.ts';
@@ -71,24 +71,31 @@ export async function webarenaVerified(inputs: EvaluatorInput[]): Promise<Adapte
 /**
  * make rescore --webarena-verified --register: the verdicts of every registered run file that has none
  * yet, one file each, data/raw/evaluators/webarena-verified/<run_id>.jsonl. A registered step like a run:
- * the gate, the amendment frozen, a clean tree; a run file already scored keeps its verdicts (append-only).
+ * the gate, its arm's amendment frozen, a clean tree; a run file already scored keeps its verdicts (append-only).
  */
-/** Before anything is scored: the gate, the amendment frozen in its head, a clean tree (a registered step fails closed, as a run does). */
-export async function registrationAllowed(): Promise<{ ledgerHead: string; commit: string; load: number[]; scoredAt: string }> {
+/** Before anything is scored: the gate, an arm's amendment frozen in its head, a clean tree (a registered step fails closed, as a run does). */
+export async function registrationAllowed(): Promise<{ ledgerHead: string; commit: string; load: number[]; scoredAt: string; frozen: Set<string> }> {
   const gated = await gate();
-  if (!gated.entry.files[VERDICTS_AMENDMENT]) throw new GateError(`rescore --register: ${VERDICTS_AMENDMENT} is not frozen in the ledger head (entry ${gated.entry.seq}): its verdicts are registered only under it; make freeze first`);
+  const frozen = new Set(Object.values(VERDICTS_AMENDMENTS).filter((a) => gated.entry.files[a]));
+  if (!frozen.size) throw new GateError(`rescore --register: no amendment that registers verdicts (${Object.values(VERDICTS_AMENDMENTS).join(', ')}) is frozen in the ledger head (entry ${gated.entry.seq}); make freeze first`);
   const code = codeState();
   if (!code.commit || code.dirty) throw new RStackError('rescore --register: the tracked code differs from its commit (or there is no commit): a registered step records the commit it ran at; commit first', { exitCode: 2 });
-  return { ledgerHead: gated.ledgerHead, commit: code.commit, load: os.loadavg().map((x) => Math.round(x * 100) / 100), scoredAt: new Date().toISOString() };
+  return { ledgerHead: gated.ledgerHead, commit: code.commit, load: os.loadavg().map((x) => Math.round(x * 100) / 100), scoredAt: new Date().toISOString(), frozen };
 }
 
-export async function registerVerdicts(result: RescoreResult, verdicts: AdapterVerdict[], allowed: Awaited<ReturnType<typeof registrationAllowed>>): Promise<string[]> {
-  const { ledgerHead, commit, load, scoredAt } = allowed;
+export async function registerVerdicts(result: RescoreResult, verdicts: AdapterVerdict[], allowed: Awaited<ReturnType<typeof registrationAllowed>>): Promise<{ written: string[]; skipped: string[] }> {
+  const { ledgerHead, commit, load, scoredAt, frozen } = allowed;
   const dir = paths.evaluatorVerdicts('webarena-verified');
   const written: string[] = [];
+  const skipped: string[] = [];
   for (const [runFile, runSha256] of result.runSha256) {
     const target = path.join(dir, path.basename(runFile));
     if (fs.existsSync(target)) continue;
+    const amendment = verdictsAmendment(runFile);
+    if (!amendment || !frozen.has(amendment)) {
+      if (result.inputs.some((input) => result.rows[input.index]!.file === runFile)) skipped.push(`${runFile}: ${amendment ? `${amendment} is not frozen in the ledger head` : 'its arm has no amendment that registers verdicts'}`);
+      continue;
+    }
     const lines: string[] = [];
     result.inputs.forEach((input, i) => {
       const trace = result.rows[input.index]!;
@@ -107,8 +114,8 @@ export async function registerVerdicts(result: RescoreResult, verdicts: AdapterV
     if (!lines.length) continue;
     fs.mkdirSync(dir, { recursive: true });
     writeDurable(target, lines.join(''));
-    written.push(`${rel(target)}: ${lines.length} verdicts on ${runFile}`);
+    written.push(`${rel(target)}: ${lines.length} verdicts on ${runFile} (${amendment})`);
   }
   if (written.length) await updateDataManifest();
-  return written;
+  return { written, skipped };
 }

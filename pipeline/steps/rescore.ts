@@ -9,7 +9,7 @@ import { CheckError, UsageError } from '../../core/errors.ts';
 import { paths, rel } from '../../core/paths.ts';
 import { wilson } from '../../core/stats.ts';
 import { rescoreFiles, rescoreRuns, type Rescored } from '../../analysis/rescore.ts';
-import { attachVerdicts, readVerdicts, VERDICTS_AMENDMENT } from '../../analysis/evaluator-audit.ts';
+import { attachVerdicts, readVerdicts, VERDICTS_AMENDMENTS } from '../../analysis/evaluator-audit.ts';
 import { registerVerdicts, registrationAllowed, webarenaVerified, type AdapterVerdict } from '../evaluators/webarena-verified.ts';
 
 const pct = (k: number, n: number) => {
@@ -41,7 +41,7 @@ await main({
   options: {
     excluded: { type: 'boolean', default: false, help: 'also the run files in data/excluded/ (smoke runs, superseded attempts)' },
     'webarena-verified': { type: 'boolean', default: false, help: "also WebArena-Verified 1.2.3's own evaluator on each trace's HAR and claim (make evaluators first; evaluators/README.md); where its verdicts are registered, the two must agree" },
-    register: { type: 'boolean', default: false, help: `with --webarena-verified: write its verdicts on every registered run file that has none yet to data/raw/evaluators/webarena-verified/<run_id>.jsonl (needs ${VERDICTS_AMENDMENT} frozen and a clean tree; a registered step: an idle machine)` },
+    register: { type: 'boolean', default: false, help: `with --webarena-verified: write its verdicts on every registered run file that has none yet to data/raw/evaluators/webarena-verified/<run_id>.jsonl (a run file only under its arm's amendment, frozen: ${Object.entries(VERDICTS_AMENDMENTS).map(([arm, a]) => `${arm} ${a}`).join(', ')}; a clean tree; a registered step: an idle machine)` },
   },
   async run(values) {
     const started = performance.now();
@@ -70,7 +70,7 @@ await main({
       ...disagreeing.map((r) => `${r.file} ${r.condition_id} ${r.policy}: the files give another ${r.disagrees.join(', ')} than the row`),
     );
     if (values.register && bad.length) throw new CheckError(`rescore --register: nothing registered; ${bad.length} problem${bad.length === 1 ? '' : 's'} first:\n${bad.slice(0, 50).join('\n')}`);
-    const registered = allowed ? await registerVerdicts(result, verdicts, allowed) : [];
+    const { written: registered, skipped } = allowed ? await registerVerdicts(result, verdicts, allowed) : { written: [], skipped: [] };
     const seconds = (performance.now() - started) / 1000;
     const withRecorded = [...recordedAccept.values()].filter((a) => a !== null && a !== undefined).length;
     const lines = [
@@ -78,7 +78,8 @@ await main({
       `  agree with their rows: ${result.rows.length - disagreeing.length} of ${result.rows.length}`,
       ...(withRecorded ? [`  with WebArena-Verified's registered verdict: ${withRecorded}${values['webarena-verified'] ? ' (the live verdicts beside them: disagreements are problems below)' : ' (shown below; --webarena-verified scores them again)'}`] : []),
       ...(result.rows.length ? ['against the store at the boundary:', ...evaluatorLines(result.rows)] : []),
-      ...(values.register ? [registered.length ? `registered (${VERDICTS_AMENDMENT}):` : 'registered: nothing new (every run file re-scored has its verdicts already)', ...registered.map((l) => `  ${l}`)] : []),
+      ...(values.register ? [registered.length ? 'registered:' : 'registered: nothing new (every run file re-scored that its amendment covers has its verdicts already)', ...registered.map((l) => `  ${l}`)] : []),
+      ...(skipped.length ? ['not registered (scored above, written nowhere):', ...skipped.map((l) => `  ${l}`)] : []),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     if (bad.length) throw new CheckError(`rescore: ${bad.length} problem${bad.length === 1 ? '' : 's'}:\n${bad.slice(0, 50).join('\n')}${bad.length > 50 ? `\n… and ${bad.length - 50} more` : ''}`);

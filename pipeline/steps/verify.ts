@@ -19,7 +19,7 @@ import { listFiles } from '../kernel/files.ts';
 import { verifyAnalysis } from '../kernel/verify-analysis.ts';
 import { promiseProblems } from '../kernel/promises.ts';
 import { isMain } from '../../core/entry.ts';
-import { VERDICTS_AMENDMENT } from '../../analysis/evaluator-audit.ts';
+import { verdictsAmendment } from '../../analysis/evaluator-audit.ts';
 import type { EvaluatorVerdict } from '../../core/contracts.ts';
 
 interface TraceHead { run_id: string; ledger_head: string; started_at: string }
@@ -37,11 +37,15 @@ export function verdictProblems(file: string, ledger: LedgerLine[]): string[] {
   if (!rows.length) return [`${rel(file)}: no verdicts`];
   const byHash = new Map(ledger.map((l) => [l.hash, l]));
   const problems: string[] = [];
+  const amendment = verdictsAmendment(rows[0]!.run_file);
+  const runFiles = new Set(rows.map((r) => r.run_file));
+  if (runFiles.size > 1) problems.push(`${rel(file)}: verdicts on ${runFiles.size} run files (one file holds one run file's verdicts)`);
   for (const head of new Set(rows.map((r) => r.ledger_head))) {
     const entry = byHash.get(head);
     const first = rows.filter((r) => r.ledger_head === head).map((r) => Date.parse(r.scored_at)).sort((a, b) => a - b)[0]!;
     if (!entry) problems.push(`${rel(file)}: ledger_head ${head.slice(0, 12)}… is no entry of manifests/ledger.jsonl`);
-    else if (!entry.entry.files[VERDICTS_AMENDMENT]) problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} does not freeze ${VERDICTS_AMENDMENT}`);
+    else if (!amendment) problems.push(`${rel(file)}: its run file ${rows[0]!.run_file} is of an arm with no amendment that registers verdicts`);
+    else if (!entry.entry.files[amendment]) problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} does not freeze ${amendment}`);
     else if (Date.parse(entry.entry.at) >= first) problems.push(`${rel(file)}: its ledger entry ${entry.entry.seq} is not older than its first verdict`);
   }
   return problems;
