@@ -2,7 +2,8 @@
 // agent arms since issue 51) as an AgentRewardBench trajectory labelled by the store, so that anyone
 // can score an LLM judge against database truth (docs/export-trajectories.md).
 // Reads: data/raw/layers/{real-apps,transport,agent}/*.jsonl and their .files/ (with --excluded,
-// data/excluded/ too), and the conditions in data/tasks/ (version 2 of real-apps generated when not frozen).
+// data/excluded/ too), and the conditions in data/tasks/, each arm's version its own file (version 2 of
+// real-apps generated when not frozen).
 // Writes: --out DIR (default exports/trajectories/, git-ignored): cleaned/rstackbench/<agent>/<experiment>/<task_id>.json,
 // annotations.csv (AgentRewardBench's columns) and labels.jsonl (schemas/trajectory-export-label.schema.json).
 // Exit 1 when a trace cannot be exported (a missing or changed file, an unknown condition): the others are written.
@@ -18,7 +19,7 @@ import type { LayersRealAppsTask, LayersRow, LayersTask, TraceRow } from '../../
 import { rescoreFiles } from '../../analysis/rescore.ts';
 import { readRealAppsTasks, realAppsTaskFile } from '../layers/real-apps/arm.ts';
 import { generateRealAppsTasks, realAppsSeed } from '../layers/real-apps/generate.ts';
-import { readSmallTransportTasks, readTransportTasks } from '../layers/transport/arm.ts';
+import { readSmallTransportTasks, readTransportTasks, transportTaskFile } from '../layers/transport/arm.ts';
 import { readLayersTasks } from '../layers/read-tasks.ts';
 import { annotationsCsv, exportTrace, factsOfRealApps, factsOfSmall, type ConditionFacts, type Exported } from '../export/agent-reward-bench.ts';
 
@@ -36,13 +37,14 @@ function conditionFinder() {
     const tasks: LayersRealAppsTask[] = fs.existsSync(file) ? readRealAppsTasks(file) : generateRealAppsTasks(realAppsSeed(version), undefined, version);
     return tasks.map((t) => [t.condition_id, factsOfRealApps(t)]);
   });
-  const transport = () => set('transport', () => [
-    ...readTransportTasks().map((t): [string, ConditionFacts] => [t.condition_id, factsOfRealApps(t)]),
+  // each version's real-application conditions in their own file; the small apps' are version 1's in every version
+  const transport = (version: number) => set(`transport-${version}`, () => [
+    ...readTransportTasks(transportTaskFile(version), version).map((t): [string, ConditionFacts] => [t.condition_id, factsOfRealApps(t)]),
     ...readSmallTransportTasks().map((t: LayersTask): [string, ConditionFacts] => [t.condition_id, factsOfSmall(t)]),
   ]);
   const small = () => set('layers', () => readLayersTasks().map((t) => [t.condition_id, factsOfSmall(t)]));
   return (row: Row): ConditionFacts | undefined => {
-    if (row.arm === 'transport') return transport().get(row.condition_id);
+    if (row.arm === 'transport') return transport(row.arm_version ?? 1).get(row.condition_id);
     if (row.arm === 'real-apps' || row.app) return realApps(row.arm_version ?? 1).get(row.condition_id);
     return small().get(row.condition_id);
   };

@@ -120,3 +120,25 @@ print(json.dumps(result))
   const printed = Object.values(judged).map((j) => j.actions.split('Step:').length - 1);
   process.stdout.write(`# AgentRewardBench's loader read ${Object.keys(judged).length} trajectories, ${printed.join(' and ')} steps\n`);
 });
+
+test("make export-trajectories on the registered record, read where it is: every trace that kept its files, of every arm and version (the transport arm's v2 real-application and small-app conditions from their own files), labelled by its row's VTS", async (t) => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'rsb-arb-record-'));
+  t.after(() => fs.rmSync(out, { recursive: true, force: true }));
+  // the rows with files, counted here from the run files themselves
+  const expected = new Map<string, boolean>();
+  for (const arm of ['real-apps', 'transport', 'agent']) {
+    const dir = path.join(codeRoot, 'data/raw/layers', arm);
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.jsonl'))) {
+      for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean)) {
+        const row = JSON.parse(line) as LayersRow & { run_id: string; attachments?: unknown[] };
+        if (row.attachments?.length) expected.set(`rstackbench.${row.run_id}.${row.condition_id}|${row.policy}`, row.vts);
+      }
+    }
+  }
+  assert.ok([...expected.keys()].some((k) => k.includes('layers-transport-v2-')), 'the record holds transport v2 traces with files');
+  const ran = await run('node', ['--import', 'tsx', path.join(codeRoot, 'pipeline/steps/export-trajectories.ts'), '--out', out], { cwd: codeRoot, env: { RSTACK_ROOT: codeRoot } });
+  assert.equal(ran.exitCode, 0, ran.stderr);
+  const labels = fs.readFileSync(path.join(out, 'labels.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { task_id: string; policy: string; db_success: boolean });
+  assert.deepEqual(new Map(labels.map((l) => [`${l.task_id}|${l.policy}`, l.db_success])), expected);
+});
