@@ -9,7 +9,7 @@
 import { requirePage, type Agent, type Claim } from '../../agents/contract.ts';
 import type { LayersTask } from '../../../core/layers.ts';
 import { Actor } from './actor.ts';
-import { uis } from './ui.ts';
+import { smallApp, uis } from './ui.ts';
 import { policyView, type LayersPolicy, type PolicyContext } from './policy.ts';
 import { firstLine } from '../../../core/errors.ts';
 
@@ -27,7 +27,8 @@ export function scriptedAgent(name: string, task: LayersTask, act: (ctx: PolicyC
       const actor = new Actor(page);
       const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone, moments: actor.moments });
       try {
-        const claim = await act({ page, task: view, ui: uis[view.template], actor });
+        const ui = uis[view.template];
+        const claim = await act({ page, task: view, ui, actor, app: smallApp(ui, view.target) });
         return { claim, error: null, ...counted() };
       } catch (e) {
         return { claim: null, error: firstLine(e), ...counted() };

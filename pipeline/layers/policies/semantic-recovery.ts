@@ -1,26 +1,31 @@
-// Semantic recovery: waits for the target, binds to it by its label, and re-activates the commit
-// control while the target's visible success does not appear (bounded). An activation that
-// visibly changed the target's status ("Saving…") was received: it waits for that to resolve
-// rather than activating again (prereg/layers-amendment-3.md). It claims done when the target's
-// success showed after an activation.
-import type { LayersPolicy, PolicyContext } from './policy.ts';
+// Semantic recovery: waits for the commit control, bound by its role and name, sets the requested
+// value and activates while the app's success does not show (bounded). An activation that visibly
+// changed the target's status ("Saving…") was received: it waits for that to resolve rather than
+// activating again (prereg/layers-amendment-3.md). Where the app's form is reached again by a
+// navigation, it sets the value before every activation and a retry takes the next control of
+// the same name (the app's description says which, app.ts). It claims done when the success showed
+// after an activation.
 import type { Locator } from 'playwright-core';
+import type { LayersPolicy } from './policy.ts';
+import type { AppContext } from './app.ts';
 
-export const limits = { targetWaitMs: 3000, successWaitMs: 400, pendingWaitMs: 5000, maxAttempts: 5 };
-
-/** Binds the target, requests the value, and commits until success shows. Returns true on success. */
-export async function bindAndCommit({ page, task, ui, actor }: PolicyContext, attempts = limits.maxAttempts): Promise<boolean> {
-  const scope = ui.targetScope(page, task.target);
-  if (!(await actor.visibleWithin(scope, limits.targetWaitMs))) return false;
-  await ui.prepare(actor, scope, task.target);
-  const status = ui.targetStatus(page, scope);
+/** Binds the commit control, requests the value, and commits until success shows. Returns true on success. */
+export async function bindAndCommit({ page, app, actor }: AppContext, attempts = app.limits.maxAttempts): Promise<boolean> {
+  const controls = app.commitControls(page);
+  if (!(await actor.visibleWithin(controls, app.limits.targetWaitMs))) return false;
+  if (!app.prepareEveryAttempt) await app.prepare(actor, page, controls);
   for (let attempt = 0; attempt < attempts; attempt++) {
     if (attempt > 0) actor.retries++;
-    const before = await textOf(status);
-    await ui.commit(actor, scope);
-    const success = ui.targetSuccess(page, scope, task.target);
+    const control = await app.controlFor(controls, attempt);
+    if (!control) return false;
+    // a form reached again by a navigation is fresh: the value again (setting a field to the value it holds changes nothing)
+    if (app.prepareEveryAttempt) await app.prepare(actor, page, control);
+    const status = app.status(page, control);
+    const before = status ? await textOf(status) : null;
+    await app.commit(actor, control);
+    const success = app.success(page, control);
     // the status moved (e.g. "Saving…"): the activation arrived; give it time instead of repeating it
-    const seen = (await actor.visibleWithin(success, limits.successWaitMs)) || ((await textOf(status)) !== before && (await actor.visibleWithin(success, limits.pendingWaitMs)));
+    const seen = (await actor.visibleWithin(success, app.limits.successWaitMs)) || (status !== null && (await textOf(status)) !== before && (await actor.visibleWithin(success, app.limits.pendingWaitMs)));
     if (seen) {
       actor.sawSuccess();
       return true;
@@ -37,7 +42,7 @@ export const semanticRecovery: LayersPolicy = {
   name: 'semantic-recovery',
   async run(ctx) {
     return (await bindAndCommit(ctx))
-      ? { done: true, message: 'the success showed after an activation' }
-      : { done: false, message: `no success after ${limits.maxAttempts} activations at most` };
+      ? { done: true, message: `the ${ctx.app.words.success} showed after an activation` }
+      : { done: false, message: `no ${ctx.app.words.success} after ${ctx.app.limits.maxAttempts} activations at most` };
   },
 };

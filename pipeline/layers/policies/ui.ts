@@ -4,6 +4,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { Entity, Template } from '../../../core/layers.ts';
 import type { Actor } from './actor.ts';
+import type { AppDescription, PolicyLimits } from './app.ts';
 
 export interface TemplateUi {
   /** every entity's controls, in page order */
@@ -99,3 +100,28 @@ function escapeRegExp(s: string): string {
 }
 
 export const uis: Record<Template, TemplateUi> = { cards, profile, modal };
+
+/** The small apps' waits and bounds: a success shows within 400 ms of a save; verification-aware reads back eight times (three saves at the most). */
+export const smallAppLimits: PolicyLimits = { targetWaitMs: 3000, successWaitMs: 400, pendingWaitMs: 5000, maxAttempts: 5, checks: 8, settleMs: 250 };
+
+/**
+ * A small app as the reference policies see it (app.ts), for one requested target: selector-only
+ * looks at the first entity's controls, the others bind the target's by its label; its one commit
+ * control, its status line, the value set once; the summary read after a reload.
+ */
+export function smallApp(ui: TemplateUi, target: Entity): AppDescription {
+  return {
+    firstLook: (page) => ui.scopes(page),
+    commitControls: (page) => ui.targetScope(page, target),
+    controlFor: async (controls) => controls,
+    prepareEveryAttempt: false,
+    prepare: (actor, _page, control) => ui.prepare(actor, control, target),
+    commit: (actor, control) => ui.commit(actor, control),
+    success: (page, control) => ui.targetSuccess(page, control, target),
+    status: (page, control) => ui.targetStatus(page, control),
+    readBack: (page) => ui.summaryHolds(page, target),
+    beforeRepair: async () => {},
+    limits: smallAppLimits,
+    words: { success: 'success', readBack: 'the summary showed the requested state', noReadBack: 'the summary did not show the requested state' },
+  };
+}

@@ -1,14 +1,12 @@
-// Verification-aware: semantic recovery, then a check of the server-backed summary a user can
-// read. While the summary does not show the requested state it alternates a short passive wait
-// (a pending commit may land) with a bounded repair (request and commit again), re-checking each time.
-// The loop (readBackAndRepair) is the one every arm's verification-aware policy runs: the real
-// applications' (../real-apps/policies.ts) reads back by a second page load and repairs from there.
-// It claims done only when a read-back showed the requested state; not done when they ran out.
+// Verification-aware: semantic recovery, then a read-back of the stored state the way a user can
+// (a small app's server-backed summary after a reload; a real application's page loaded again).
+// While it does not show the requested state it alternates a short passive wait (a pending commit
+// may land) with a bounded repair (request and commit again, from where the commit control is),
+// re-checking each time. It claims done only when a read-back showed the requested state; not done
+// when they ran out.
 import type { LayersPolicy } from './policy.ts';
 import type { Actor } from './actor.ts';
 import { bindAndCommit } from './semantic-recovery.ts';
-
-export const verificationLimits = { checks: 8, settleMs: 250 };
 
 /**
  * Reads the stored state back up to `checks` times; between two read-backs, in turn, a passive wait
@@ -33,10 +31,14 @@ export async function readBackAndRepair(actor: Actor, limits: { checks: number; 
 export const verificationAware: LayersPolicy = {
   name: 'verification-aware',
   async run(ctx) {
+    const { page, app } = ctx;
     await bindAndCommit(ctx);
-    const read = await readBackAndRepair(ctx.actor, verificationLimits, () => ctx.ui.summaryHolds(ctx.page, ctx.task.target), () => bindAndCommit(ctx));
+    const read = await readBackAndRepair(ctx.actor, app.limits, () => app.readBack(page), async () => {
+      await app.beforeRepair(page);
+      await bindAndCommit(ctx);
+    });
     return read !== null
-      ? { done: true, message: `the summary showed the requested state after ${read} read-back${read > 1 ? 's' : ''}` }
-      : { done: false, message: `the summary did not show the requested state in ${verificationLimits.checks} read-backs` };
+      ? { done: true, message: `${app.words.readBack} after ${read} read-back${read > 1 ? 's' : ''}` }
+      : { done: false, message: `${app.words.noReadBack} in ${app.limits.checks} read-backs` };
   },
 };

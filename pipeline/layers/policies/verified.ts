@@ -20,7 +20,7 @@ import type { Agent } from '../../agents/contract.ts';
 import type { LayersTask } from '../../../core/layers.ts';
 import type { PolicyContext } from './policy.ts';
 import { scriptedAgent } from './agent.ts';
-import { limits } from './semantic-recovery.ts';
+import { smallAppLimits as limits } from './ui.ts';
 
 /** The app's save request, as a developer of each app declares it. */
 export const saveRequests: Record<Template, { method: 'POST'; path: string }> = {

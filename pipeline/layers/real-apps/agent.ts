@@ -7,14 +7,14 @@ import { requirePage, type Agent } from '../../agents/contract.ts';
 import { firstLine } from '../../../core/errors.ts';
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
 import { Actor } from '../policies/actor.ts';
-import { familyUi } from './ui.ts';
+import { familyApp } from './ui.ts';
 import { realAppLimitsOf, type RealAppPolicy } from './policies.ts';
 
 /** The bound on one action on a real application's page: a PHP page under load answers in hundreds of ms, the small apps' 2 s bound is theirs. */
 export const REAL_APP_ACTION_TIMEOUT_MS = 5000;
 
 export function realAppPolicyAgent(policy: RealAppPolicy, task: LayersRealAppsTask, origin: string): Agent {
-  const ui = familyUi(task);
+  const app = familyApp(task, origin, realAppLimitsOf(task.version ?? 1));
   return {
     name: policy.name,
     async run(session) {
@@ -22,7 +22,7 @@ export function realAppPolicyAgent(policy: RealAppPolicy, task: LayersRealAppsTa
       const actor = new Actor(page, REAL_APP_ACTION_TIMEOUT_MS);
       const counted = () => ({ actions: actor.actions, retries: actor.retries, firstLookDone: actor.firstLookDone, moments: actor.moments });
       try {
-        const claim = await policy.run({ page, ui, actor, origin, limits: realAppLimitsOf(task.version ?? 1) });
+        const claim = await policy.run({ page, actor, app });
         return { claim, error: null, ...counted() };
       } catch (e) {
         return { claim: null, error: firstLine(e), ...counted() };

@@ -7,6 +7,8 @@
 import type { Locator, Page } from 'playwright-core';
 import type { LayersRealAppsTask } from '../../../core/contracts.ts';
 import type { Actor } from '../policies/actor.ts';
+import type { AppDescription } from '../policies/app.ts';
+import type { RealAppLimits } from './policies.ts';
 
 type Role = Parameters<Page['getByRole']>[0];
 interface Input { selector: string; role: string; name: string; action: 'fill' | 'check' | 'uncheck'; value?: string }
@@ -100,5 +102,39 @@ export function familyUi(task: LayersRealAppsTask): FamilyUi {
     async openStart(page, origin) {
       await page.goto(origin + task.start_path, { waitUntil: 'domcontentloaded' });
     },
+  };
+}
+
+/**
+ * A real application as the reference policies see it (../policies/app.ts), for one condition: the
+ * commit control by its role and accessible name (selector-only's one look too); the form reached
+ * again by a navigation, so the value is set before every activation and a retry takes the next
+ * control of the same name; no status line, the application's notice; the stored state read by a
+ * second page load, and (version 2) a repair from the start page when the read-back left a page
+ * without the commit control.
+ */
+export function familyApp(task: LayersRealAppsTask, origin: string, limits: RealAppLimits): AppDescription {
+  const ui = familyUi(task);
+  return {
+    firstLook: (page) => ui.commitControls(page),
+    commitControls: (page) => ui.commitControls(page),
+    async controlFor(controls, attempt) {
+      // the controls that bear the name, in page order: a retry tries the next one
+      const count = await controls.count();
+      return count ? controls.nth(attempt % count) : null;
+    },
+    prepareEveryAttempt: true,
+    prepare: (actor, page) => ui.prepare(actor, page),
+    commit: (actor, control) => ui.commit(actor, control),
+    success: (page) => ui.success(page),
+    status: () => null,
+    readBack: (page) => ui.readBack(page, origin),
+    async beforeRepair(page) {
+      // version 1 repaired on the page its read-back left (a trashed post's read-back leaves the
+      // Trash view, where the row's Trash link is not): no repair was made there
+      if (limits.repairFromStart && (await ui.commitControls(page).count()) === 0) await ui.openStart(page, origin);
+    },
+    limits: { targetWaitMs: limits.targetWaitMs, successWaitMs: limits.successWaitMs, pendingWaitMs: 0, maxAttempts: limits.maxAttempts, checks: limits.checks, settleMs: limits.settleMs },
+    words: { success: 'success notice', readBack: 'the stored state read back', noReadBack: 'the stored state did not read back' },
   };
 }
