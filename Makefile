@@ -49,7 +49,7 @@ setup: ## install what is missing: Debian's chromium and firefox-esr, then npm c
 freeze: setup ## hash prereg/*.md, data/tasks/** and data/labels/** into a new ledger entry (REASON="...")
 	@$(RSTACKBENCH) freeze $(if $(REASON),--reason "$(REASON)",)
 
-rescore: setup ## every real-application verdict again from the files each trace kept beside its row (the store's reads, the proxy's HAR), with no browser or app running; must agree with the rows (ARGS=--excluded: smoke runs too; --webarena-verified [--register]: that evaluator's verdicts, recorded as rows under its amendment)
+rescore: setup ## every verdict again from the files each trace kept beside its row (real-apps and transport, version 2) (the store's reads, the proxy's HAR), with no browser or app running; must agree with the rows (ARGS=--excluded: smoke runs too; --webarena-verified [--register]: that evaluator's verdicts, recorded as rows under its amendment)
 	@$(RSTACKBENCH) rescore $(PASS_ARGS)
 
 .PHONY: export-trajectories

@@ -1,5 +1,5 @@
-// make rescore: every real-application verdict again from the files each trace kept beside its row
-// (analysis/rescore.ts), with no browser, application or proxy running; it must agree with the rows.
+// make rescore: every verdict again from the files each trace kept beside its row (the real-apps and
+// transport arms' version 2, the small apps' traces too; analysis/rescore.ts), with no browser, application or proxy running; it must agree with the rows.
 // Reads: data/raw/layers/{real-apps,transport,agent}/*.jsonl and their .files/ (with --excluded,
 // data/excluded/ too: smoke runs). Writes: nothing, except with --webarena-verified --register: that
 // evaluator's verdicts on each registered run file that has none yet, data/raw/evaluators/webarena-verified/
@@ -36,7 +36,7 @@ function evaluatorLines(rows: Rescored[]): string[] {
 
 await main({
   name: 'make rescore',
-  summary: "re-score every real-application trace from the files it kept beside its row (the store's reads, the proxy's HAR), with nothing running: VTS, AS and false completion must equal the row's; prints what a fixed-wait validator and a network-only rule would have said",
+  summary: "re-score every trace that kept its files beside its row (the store's reads, the proxy's HAR: the real-apps and transport arms' version 2, the transport arm's small apps too), with nothing running: VTS, AS, false completion and the claim's must equal the row's; prints what the page, a fixed-wait validator, a network-only rule and WebArena-Verified would have said",
   usage: 'make rescore [ARGS="--excluded --webarena-verified --register"]',
   options: {
     excluded: { type: 'boolean', default: false, help: 'also the run files in data/excluded/ (smoke runs, superseded attempts)' },
