@@ -193,6 +193,7 @@ else
 	@$(MAKE) --no-print-directory run-transport
 	@$(MAKE) --no-print-directory run-transport BROWSER=firefox
 	@$(MAKE) --no-print-directory run-transport ARGS="--version 2 --workers 2"
+	@$(MAKE) --no-print-directory run-transport BROWSER=firefox ARGS="--version 2"
 ifeq ($(ARM_B),0)
 	@echo "reproduce: ARM_B=0: Arm B skipped (nothing installed or started for it: no WordPress, MariaDB, Apache, PHP); its registered rows in data/raw/evidence/arm-b are still analysed" >&2
 else
