@@ -69,11 +69,8 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
     runUnit: async (u, ctx) => {
       const verified = verifiedPolicies[u.policy];
       const claims = arm === 'claims';
-      const policy = layersPolicies[u.policy]!;
-      const agent = verified ? verifiedAgent(verified, u.task) : claims ? claimingAgent(policy, u.task) : policyAgent(policy, u.task);
+      const agent = verified ? verifiedAgent(verified, u.task) : (claims ? claimingAgent : policyAgent)(layersPolicies[u.policy]!, u.task);
       const { result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule, phases: ctx.phases });
-      // a verified policy's claim: done exactly when its save closed; its false completion is claimed
-      // done and not VTS (prereg/layers-verified.md), as an outside agent's is
       // a claims-arm row keeps the policy's claim (null when it threw) and false completion both ways:
       // false_completion by the page, as arm main's, and claim_false_completion by the claim
       // (prereg/layers-claims.md); ended_done is the claim's done
@@ -85,6 +82,8 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
           ended_done: ended, false_abandonment: falseAbandonment(ended, outcome.vts),
         };
       }
+      // a verified policy's claim: done exactly when its save closed; its false completion is claimed
+      // done and not VTS (prereg/layers-verified.md), as an outside agent's is
       return {
         condition_id: u.task.condition_id, policy: u.policy, ...outcome,
         ...(verified ? { claim: result.claim, ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'claim-if-kept' }) } : {}),
