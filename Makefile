@@ -37,7 +37,7 @@ TEST_CONCURRENCY ?= 2
 # tasks and a job after it that merges, compares and verifies (make slurm TARGET=reproduce; docs/scale.md)
 REDO_ARGS = $(if $(filter command line environment,$(origin WORKERS)),--workers $(WORKERS),) $(if $(SHARD),--shard $(SHARD),) $(if $(SCRATCH),--scratch $(SCRATCH),)
 
-.PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon run-agent
+.PHONY: help setup freeze verify test typecheck demo reproduce manifest contracts tasks run-layers run-horizon run-verified run-claims run-agent
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -124,6 +124,9 @@ run-agentlab: setup ## AgentLab's GenericAgent, unchanged, through the BrowserGy
 
 run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (prereg/layers-verified.md; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
+
+run-claims: setup ## the main arm's 864 `layers` traces with every reference policy's claim kept: FC by the page and by the claim, false abandonment (prereg/layers-claims.md, drafted in prereg/drafts/ until frozen; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
+	@$(RSTACKBENCH) run-claims --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
 	@$(RSTACKBENCH) run-horizon --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)

@@ -261,6 +261,33 @@ export function recount(input: RecountInput): Record<string, TableRow[]> {
       ...pairCounts(items.map(([v, m]) => (outcome === 'vts' ? { a: v.vts, b: m.vts } : { a: fc(v), b: fc(m) }))),
     })));
 
+  // the claims arm: the main arm's units with every reference policy's claim kept; FC by the page
+  // (the row's false_completion) and by the claim, claimed done and false abandonment by their definitions
+  const claimsRows = layers.filter((r) => r.arm === 'claims');
+  const pageFc = (r: LayersRow) => r.apparent_success && !r.vts;
+  out.layers_claims = [
+    ...groupBy(claimsRows, (r) => [r.browser.name, r.policy, 'all']),
+    ...groupBy(claimsRows, (r) => [r.browser.name, r.policy, r.layer]),
+  ].map(({ key: [browser, policy, layer], items }) => ({
+    browser, policy, layer,
+    n: items.length,
+    as_n: count(items, (r) => r.apparent_success),
+    vts_n: count(items, (r) => r.vts),
+    fc_n: count(items, pageFc),
+    claimed_n: count(items, (r) => r.claim?.done === true),
+    claim_fc_n: count(items, (r) => r.claim?.done === true && !r.vts),
+    fa_n: count(items, (r) => r.claim?.done !== true && r.vts),
+    error_n: count(items, (r) => typeof r.error === 'string'),
+    mean_actions: mean(items.flatMap((r) => (typeof r.actions === 'number' ? [r.actions] : []))),
+    mean_latency_ms: mean(items.map((r) => r.elapsed_ms)),
+  }));
+  const claimsPairs = claimsRows.flatMap((c) => main.filter((m) => m.browser.name === c.browser.name && m.condition_id === c.condition_id && m.policy === c.policy).map((m) => [c, m] as const));
+  out.layers_claims_vs_main = (['vts', 'as', 'fc'] as const).flatMap((outcome) =>
+    groupBy(claimsPairs, ([c]) => [c.browser.name, c.policy]).map(({ key: [browser, policy], items }) => ({
+      browser, outcome, policy,
+      ...pairCounts(items.map(([c, m]) => (outcome === 'vts' ? { a: c.vts, b: m.vts } : outcome === 'as' ? { a: c.apparent_success, b: m.apparent_success } : { a: pageFc(c), b: pageFc(m) }))),
+    })));
+
   // the real-applications arm: per family, and every family the proxy faulted together ('all');
   // version 1's tables take its rows (no arm_version), version 2's its own (claims, the seed's
   // Verification): the same three tables, version 2 with the claim's counts and outcome beside

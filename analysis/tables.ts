@@ -162,6 +162,16 @@ export const tables: TableDef[] = [
   pairedTable('layers_verified_paired', ['browser', 'outcome', 'policy_a', 'policy_b'],
     'Each wrapped policy against the plain policy it wraps on the same conditions: VTS and false completion (arm verified paired with arm main)'),
   sqlTable({
+    name: 'layers_claims',
+    title: 'Every reference policy\'s claim on the main arm\'s conditions (arm claims): per policy and fault layer, AS, VTS, false completion by the page (fc, the seed\'s) and by the claim (claim_fc: said done, the store lacks the state), claimed done and false abandonment (fa: did not say done, the store has the state)',
+    keys: ['browser', 'policy', 'layer'],
+    counts: ['n', 'as_n', 'vts_n', 'fc_n', 'claimed_n', 'claim_fc_n', 'fa_n', 'error_n'],
+    measures: ['mean_actions', 'mean_latency_ms'],
+    rates: [...asVtsFc(), { name: 'claimed', k: 'claimed_n', n: 'n' }, { name: 'claim_fc', k: 'claim_fc_n', n: 'n' }, { name: 'fa', k: 'fa_n', n: 'n' }],
+  }),
+  pairedTable('layers_claims_vs_main', ['browser', 'outcome', 'policy'],
+    'The claims arm against arm main, unit by unit (the same condition, policy and browser run twice): VTS, AS and FC by the page in both runs, only the claims arm\'s (a), only the main arm\'s (b), neither: the run-to-run spread'),
+  sqlTable({
     name: 'layers_real_apps',
     title: 'The five fault layers on real applications (arm real-apps): per application, task family, reference policy and layer; family "all" = every family the fault proxy faulted',
     keys: ['browser', 'app', 'family', 'policy', 'layer'],

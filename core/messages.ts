@@ -164,7 +164,7 @@ export const messages = {
       ? `--workers > ${adopted.workers}: ${adopted.by} adopts at most ${adopted.workers} workers for a registered ${arm} run; `
       : `--workers > 1: no frozen amendment lets a registered ${arm} run take more than one worker (issue 49: N workers change a trace's machine load; the registered rows ran one condition at a time); `) +
     `use --workers ${adopted.workers} for the registered run (an amendment's front matter adopts more: workers: { chromium: N }), or more with --smoke or RSTACK_SCRATCH, which write nothing into the record`,
-  verifiedArmUnregistered: () => 'the verified arm has no preregistration in prereg/ (study layers, arm verified): run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (make freeze)',
+  armUnregistered: (arm: string) => `the ${arm} arm has no preregistration in prereg/ (study layers, arm ${arm}): run it with --smoke (rows go to data/excluded/); a registered run needs its prereg, frozen first (make freeze)`,
   evidenceGatesFailed: (ids: string[]) => `instrumentation gates failed: ${ids.join(', ')}. A smoke run must pass every gate before the registered run.`,
   evidenceGatesFailedRegistered: (ids: string[]) => `instrumentation gates failed in this registered run: ${ids.join(', ')}. The rows stay registered and the failures are reported with them (the prereg: investigate before any analysis); see the gate lines above.`,
   evidenceNoPair: (dir: string) => `no Chromium controlled run in ${dir} to pair with; pass --paired-with FILE or run make run-controlled first`,

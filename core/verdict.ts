@@ -25,7 +25,8 @@ export interface ClaimLike { done: boolean }
  *   'page'           by the page whatever the row keeps: the pilot, whose prereg keeps the seed's
  *                    FC for its plans beside their claim (prereg/layers-pilot.md)
  *   'both'           false_completion by the page and claim_false_completion by the claim, named
- *                    apart (real-apps from version 2, issue 47)
+ *                    apart (real-apps and transport from version 2, and arm claims: the main arm's
+ *                    conditions with every reference policy's claim kept, issue 47)
  */
 export type FcRule = 'claim-if-kept' | 'page' | 'both';
 
@@ -54,10 +55,11 @@ export const falseAbandonment = (ended: boolean, vts: boolean): boolean => !ende
 
 /**
  * Each row's FC rule, as its arm registered it: the pilot's by the page; a reference policy's row
- * from version 2 of the proxy's arms keeps both; an outside agent's row is scored by its claim, on
- * any app; every other row by its claim when it keeps one.
+ * of the claims arm, or from version 2 of the proxy's arms, keeps both; an outside agent's row is
+ * scored by its claim, on any app; every other row by its claim when it keeps one.
  */
 export function fcRuleOf(row: { arm: string; arm_version?: number }): FcRule {
   if (row.arm === 'pilot') return 'page';
+  if (row.arm === 'claims') return 'both';
   return row.arm !== 'agent' && (row.arm_version ?? 1) >= 2 ? 'both' : 'claim-if-kept';
 }

@@ -79,6 +79,13 @@ export const sectionDefs: SectionDef[] = [
     measures: [vts],
   },
   {
+    table: 'layers_claims', title: 'Reference policies with their claims kept, per fault layer (arm claims: the main arm\'s conditions; layer "all" = every layer)',
+    note: 'FC is the page\'s, as in arm main (the success showed, the store lacks the state); FC (claim): the policy said done and the store lacks it; FA: it did not say done and the store has it.',
+    keyCols: ['browser', 'policy', 'layer'], select: layers('claims'),
+    keys: (r) => [{ browser: r.browser.name, policy: r.policy, layer: r.layer }, { browser: r.browser.name, policy: r.policy, layer: 'all' }],
+    measures: [as, vts, fc, claimed, claimFc, fa],
+  },
+  {
     table: 'agent_by_layer', title: 'Outside agents per fault layer (arm agent; layer "all" = every layer)', note: 'False completion of an agent: it claimed done and the server did not persist the target.',
     keyCols: ['browser', 'agent', 'agent_sha256', 'layer'], select: (r) => layers('agent')(r) && r.app === undefined,
     keys: (r) => [{ browser: r.browser.name, agent: r.agent?.name, agent_sha256: r.agent?.sha256 ?? 'null', layer: r.layer }, { browser: r.browser.name, agent: r.agent?.name, agent_sha256: r.agent?.sha256 ?? 'null', layer: 'all' }],

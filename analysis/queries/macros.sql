@@ -23,7 +23,7 @@ CREATE OR REPLACE MACRO pair_counts(a, b) AS {
 CREATE OR REPLACE MACRO layers_pairs(arm_a, arm_b) AS TABLE
   SELECT a.template, a.browser AS browser_a, b.browser AS browser_b, a.policy AS policy_a, b.policy AS policy_b,
     a.prompt AS prompt_a, b.prompt AS prompt_b, a.model AS model_a, b.model AS model_b, a.agent_name, a.agent_sha256, a.vts AS vts_a, b.vts AS vts_b,
-    a.false_completion AS fc_a, b.false_completion AS fc_b
+    a.false_completion AS fc_a, b.false_completion AS fc_b, a.apparent_success AS as_a, b.apparent_success AS as_b
   FROM layers_rows AS a JOIN layers_rows AS b ON a.condition_id = b.condition_id
   WHERE a.arm = arm_a AND b.arm = arm_b;
 CREATE OR REPLACE MACRO verdict_pairs(verdicts) AS TABLE

@@ -1,5 +1,5 @@
-// The `layers` study's arms on the run skeleton (pipeline/kernel/run.ts): what `make run-layers`
-// and `make run-horizon` run. The study supplies its units — (condition, policy, scoring) — how one
+// The `layers` study's arms on the run skeleton (pipeline/kernel/run.ts): what `make run-layers`,
+// `make run-horizon`, `make run-verified` and `make run-claims` run. The study supplies its units — (condition, policy, scoring) — how one
 // becomes a row (condition.ts), and the tables its summary shows (analysis/tables.ts).
 import type { Command } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
@@ -17,24 +17,30 @@ import { readLayersTasks } from './read-tasks.ts';
 import { readPreregs } from '../kernel/prereg.ts';
 import { layersPolicies, referencePolicies } from './policies/index.ts';
 import { runLayersTrace } from './condition.ts';
-import { policyAgent } from './policies/agent.ts';
+import { claimingAgent, policyAgent } from './policies/agent.ts';
 import { verifiedAgent, verifiedPolicies } from './policies/verified.ts';
 import type { Scoring } from './scoring.ts';
-import { verdictOf } from '../../core/verdict.ts';
+import { falseAbandonment, verdictOf } from '../../core/verdict.ts';
 import { flagRuleInForce, HORIZONS_MS, MAIN_BOUNDARY_MS, STALL_RETRIES } from './protocol.ts';
 
 /** units per browser process: Firefox's parent grew to 3 GB after about 570 closed contexts here and slowed every trace after it */
 export const BROWSER_BATCH = 150;
 
 export interface LayersUnit { task: LayersTask; policy: string; scoring: Scoring }
-/** main, horizon and verified (the reference policies wrapped by the verifier, prereg/layers-verified.md) */
-export type LayersArm = 'main' | 'horizon' | 'verified';
+/**
+ * main, horizon, verified (the reference policies wrapped by the verifier, prereg/layers-verified.md)
+ * and claims (the main arm's units with every reference policy's claim kept, prereg/layers-claims.md)
+ */
+export type LayersArm = 'main' | 'horizon' | 'verified' | 'claims';
+/** the arms whose registered runs need their own prereg in prereg/ (the others are the seed's) */
+const PREREG_ARMS: readonly LayersArm[] = ['verified', 'claims'];
 
 export const unitKey = (row: { condition_id: string; policy: string; horizon_ms: number }) => `${row.condition_id}|${row.policy}|${row.horizon_ms}`;
 const horizonOf = (s: Scoring) => (s.kind === 'after-policy' ? s.boundaryMs : s.horizonMs);
 
 export function unitsFor(arm: LayersArm, tasks: LayersTask[] = readLayersTasks()): LayersUnit[] {
-  if (arm === 'main') {
+  // the claims arm runs the main arm's units: the same conditions, policies and boundary
+  if (arm === 'main' || arm === 'claims') {
     return tasks.flatMap((task) => referencePolicies.map((p) => ({ task, policy: p.name, scoring: { kind: 'after-policy', boundaryMs: MAIN_BOUNDARY_MS } as const })));
   }
   // every condition, each of the two wrapped policies, scored as the main arm is
@@ -62,8 +68,20 @@ export function layersPlan(arm: LayersArm, browser: BrowserName, units = unitsFo
     worker: { setup: () => startFixtureServer(), teardown: (server) => server.close() },
     runUnit: async (u, ctx) => {
       const verified = verifiedPolicies[u.policy];
-      const agent = verified ? verifiedAgent(verified, u.task) : policyAgent(layersPolicies[u.policy]!, u.task);
+      const claims = arm === 'claims';
+      const agent = verified ? verifiedAgent(verified, u.task) : (claims ? claimingAgent : policyAgent)(layersPolicies[u.policy]!, u.task);
       const { result, ...outcome } = await runLayersTrace({ browser: ctx.browser.browser, server: ctx.worker, task: u.task, agent, scoring: u.scoring, flagRule, phases: ctx.phases });
+      // a claims-arm row keeps the policy's claim (null when it threw) and false completion both ways:
+      // false_completion by the page, as arm main's, and claim_false_completion by the claim
+      // (prereg/layers-claims.md); ended_done is the claim's done
+      if (claims) {
+        const ended = result.claim?.done === true;
+        return {
+          condition_id: u.task.condition_id, policy: u.policy, ...outcome,
+          claim: result.claim, ...verdictOf({ apparentSuccess: outcome.apparent_success, vts: outcome.vts, claim: result.claim, rule: 'both' }),
+          ended_done: ended, false_abandonment: falseAbandonment(ended, outcome.vts),
+        };
+      }
       // a verified policy's claim: done exactly when its save closed; its false completion is claimed
       // done and not VTS (prereg/layers-verified.md), as an outside agent's is
       return {
@@ -84,6 +102,7 @@ export const summaryTables: Record<LayersArm, SummaryTable[]> = {
   horizon: [{ name: 'layers_horizon', hide: ['browser'] }],
   // its screen is verifiedSummary below (layers_verified needs the main arm's rows beside it)
   verified: [],
+  claims: [{ name: 'layers_claims', hide: ['browser', 'mean_actions', 'mean_latency_ms'] }],
 };
 
 /** The verified arm's end screen: per policy and layer, claimed done, AS, VTS and false completion (claimed done, not VTS). */
@@ -109,7 +128,7 @@ type Values = { browser?: string } & Parameters<typeof runFlags>[0];
 async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
   const browser = parseBrowserName(values.browser);
   // the gate (run.ts) refuses a tree whose prereg/*.md differ from the ledger head: a prereg found here is frozen
-  if (arm === 'verified' && !values.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === 'verified')) throw new UsageError(messages.verifiedArmUnregistered());
+  if (PREREG_ARMS.includes(arm) && !values.smoke && !readPreregs().some((p) => p.study === 'layers' && p.arm === arm)) throw new UsageError(messages.armUnregistered(arm));
   const result = await runArm(runFlags(values), () => layersPlan(arm, browser));
   const screen = arm === 'verified' ? verifiedSummary(result.rows) : runSummary(result.rows, summaryTables[arm]);
   process.stdout.write(`layers/${arm} ${browser}: ${result.rows.length} rows in ${rel(result.file)}\n\n${screen}\n`);
@@ -118,7 +137,7 @@ async function runLayersArm(arm: LayersArm, values: Values): Promise<number> {
   return 0;
 }
 
-/** Each arm's run target (pipeline/layers/run-layers.ts, pipeline/layers/run-horizon.ts) as its --help names it. */
+/** Each arm's run target (pipeline/layers/run-<arm>.ts) as its --help names it. */
 const runTargets: Record<LayersArm, { name: string; summary: string; usage: string }> = {
   main: {
     name: 'make run-layers',
@@ -129,6 +148,11 @@ const runTargets: Record<LayersArm, { name: string; summary: string; usage: stri
     name: 'rstackbench run-verified',
     summary: 'the selector-only and semantic-recovery policies wrapped by the verifier on the 288 `layers` conditions (576 traces; prereg/layers-verified.md): claimed done, AS, VTS, FC per policy and layer',
     usage: 'make run-verified [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke --only cards-state"]',
+  },
+  claims: {
+    name: 'make run-claims',
+    summary: 'the main arm\'s 864 `layers` traces with every reference policy\'s claim kept (prereg/layers-claims.md): AS, VTS, false completion by the page and by the claim, false abandonment per policy and layer',
+    usage: 'make run-claims [BROWSER=firefox] [WORKERS=2] [ARGS="--smoke --only cards-state"]',
   },
   horizon: {
     name: 'make run-horizon',
