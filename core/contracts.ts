@@ -47,7 +47,7 @@ export interface TraceHeader {
  */
 export interface LayersFields {
   study?: "layers";
-  arm?: "main" | "horizon" | "pilot" | "agent" | "verified" | "real-apps" | "transport";
+  arm?: "main" | "horizon" | "pilot" | "agent" | "verified" | "claims" | "real-apps" | "transport";
   /**
    * one of the shipped templates and families (the allOf rule on app says which), or a user's app's family on its smoke rows; the small app (cards, profile, modal), or on a real application (arm real-apps, and an outside agent on its conditions) the task family
    */
@@ -66,7 +66,7 @@ export interface LayersFields {
    */
   retries: number | null;
   /**
-   * what the agent said when it returned (arms agent, pilot; the pilot's is the plan's stop step, or done when it ran to its end): done or not, with an optional message (an outside agent: its WebArena-Verified status and the usage it reported, when it gave them); null when it gave no claim (see error). False completion is then claimed done and not VTS, except in arm pilot, whose prereg keeps the page's (AS and not VTS) for its plans, and from version 2 of the proxied arms, where claim_false_completion holds the claim's (pipeline/layers/scoring.ts, fcRuleOf)
+   * what the agent said when it returned (arms agent, pilot; the pilot's is the plan's stop step, or done when it ran to its end): done or not, with an optional message (an outside agent: its WebArena-Verified status and the usage it reported, when it gave them); null when it gave no claim (see error). False completion is then claimed done and not VTS, except in arm pilot, whose prereg keeps the page's (AS and not VTS) for its plans, and in arm claims and from version 2 of the proxied arms, where false_completion stays the page's and claim_false_completion holds the claim's (core/verdict.ts, fcRuleOf)
    */
   claim?: {
     done: boolean;
@@ -292,11 +292,11 @@ export interface LayersFields {
    */
   store_writes?: number | null;
   /**
-   * arm transport: the policy or agent ended taking the task as done: a reference policy had seen the success notice or read the stored state back; a verified policy or an agent claimed done
+   * arm transport, arm claims, and arm real-apps from version 2: the policy or agent ended taking the task as done: its claim said done where the row keeps a claim; on a transport version 1 row without one, a reference policy had seen the success notice or read the stored state back
    */
   ended_done?: boolean;
   /**
-   * arm transport, and arm real-apps from version 2: not ended_done while the postcondition held (VTS): the work was done and the policy or agent ended taking it as not done
+   * arm transport, arm claims, and arm real-apps from version 2: not ended_done while the postcondition held (VTS): the work was done and the policy or agent ended taking it as not done
    */
   false_abandonment?: boolean;
   /**
@@ -304,7 +304,7 @@ export interface LayersFields {
    */
   arm_version?: number;
   /**
-   * arms real-apps and transport from version 2: the claim said done and the postcondition did not hold (VTS false): a false completion as an outside agent's is scored, beside false_completion, which stays the seed's page-based one (AS and not VTS)
+   * arm claims, and arms real-apps and transport from version 2: the claim said done and the postcondition did not hold (VTS false): a false completion as an outside agent's is scored, beside false_completion, which stays the seed's page-based one (AS and not VTS)
    */
   claim_false_completion?: boolean;
 }
@@ -1028,6 +1028,7 @@ export type PreregFrontMatter = {
     | "pilot"
     | "agent"
     | "verified"
+    | "claims"
     | "real-apps"
     | "transport"
     | "controlled"
@@ -1087,6 +1088,7 @@ export type RunLogLine = {
     | "pilot"
     | "agent"
     | "verified"
+    | "claims"
     | "real-apps"
     | "transport"
     | "controlled"
