@@ -125,7 +125,7 @@ run-agentlab: setup ## AgentLab's GenericAgent, unchanged, through the BrowserGy
 run-verified: setup ## the selector-only and semantic-recovery policies wrapped by verifier/ on the 288 `layers` conditions (prereg/layers-verified.md; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-verified --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
 
-run-claims: setup ## the main arm's 864 `layers` traces with every reference policy's claim kept: FC by the page and by the claim, false abandonment (prereg/layers-claims.md, drafted in prereg/drafts/ until frozen; ARGS=--smoke before it); BROWSER=firefox WORKERS=n
+run-claims: setup ## the main arm's 864 `layers` traces with every reference policy's claim kept: FC by the page and by the claim, false abandonment (prereg/layers-claims.md; ARGS=--smoke for a run never registered); BROWSER=firefox WORKERS=n
 	@$(RSTACKBENCH) run-claims --browser $(BROWSER) --workers $(WORKERS) $(PASS_ARGS)
 
 run-horizon: setup ## the 240-trace scoring-horizon ablation (State vs Verification); BROWSER=firefox
