@@ -53,7 +53,7 @@ test('every registered layers row re-scores to the verdict it holds, by the one 
     }
   }
   assert.deepEqual(problems.slice(0, 20), [], `${problems.length} of ${n} rows disagree with their re-scoring`);
-  for (const arm of ['main', 'horizon', 'verified', 'agent', 'pilot', 'real-apps', 'transport']) assert.ok(arms.has(arm), `rows of arm ${arm} were re-scored`);
+  for (const arm of ['main', 'horizon', 'verified', 'claims', 'agent', 'pilot', 'real-apps', 'transport']) assert.ok(arms.has(arm), `rows of arm ${arm} were re-scored`);
   // the timing flag and AS/VTS were recomputed, not only the false completions
   assert.ok(from.moments > 1000 && from['real-app'] > 1000, `re-scored from moments ${from.moments}, from the real apps' record ${from['real-app']}`);
 });
