@@ -75,7 +75,7 @@ function readLines(file: string, validated: boolean): { rows: Row[]; other: unkn
 }
 
 /** The tables the report binds to (analysis/out/<name>.json); a missing one is an error naming the step that writes it. */
-export const reportTables = ['layers_overall', 'layers_by_layer', 'layers_by_template', 'layers_horizon', 'layers_pilot', 'agent_by_layer', 'agent_real_apps', 'layers_real_apps', 'layers_real_apps_v2', 'layers_transport', 'layers_transport_v2', 'evidence_by_scenario', 'evidence_confusion', 'evaluator_audit', 'evaluator_audit_traces'] as const;
+export const reportTables = ['layers_overall', 'layers_by_layer', 'layers_by_template', 'layers_horizon', 'layers_claims', 'layers_pilot', 'agent_by_layer', 'agent_real_apps', 'layers_real_apps', 'layers_real_apps_v2', 'layers_transport', 'layers_transport_v2', 'evidence_by_scenario', 'evidence_confusion', 'evaluator_audit', 'evaluator_audit_traces'] as const;
 
 export function readRecord(): ReportRecord {
   const reasonsFile = paths.exclusionLog();

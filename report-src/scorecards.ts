@@ -178,7 +178,9 @@ export function buildScorecards(record: ReportRecord, traces: Trace[]): Scorecar
   const sections: Section[] = [];
   const mismatches: string[] = [];
   for (const def of sectionDefs) {
-    const table = record.tables.get(def.table) as Table;
+    const table = record.tables.get(def.table);
+    // a section's table the record did not read: report-src/record.ts's reportTables lacks it
+    if (!table) throw new RStackError(`the report has a scorecard of ${def.table} but did not read analysis/out/${def.table}.json: add it to reportTables in report-src/record.ts`, { exitCode: 2 });
     const groups = new Map<string, { key: Key; traces: Trace[] }>();
     for (const t of traces) {
       if (!def.select(t.row)) continue;
