@@ -1,6 +1,7 @@
 // The `layers` study's arms on the run skeleton (pipeline/kernel/run.ts): what `make run-layers`,
-// `make run-horizon`, `make run-verified` and `make run-claims` run. The study supplies its units — (condition, policy, scoring) — how one
-// becomes a row (condition.ts), and the tables its summary shows (analysis/tables.ts).
+// `make run-horizon`, `make run-verified` and `make run-claims` run. The study supplies its units —
+// (condition, policy, scoring) — how one becomes a row (condition.ts), and the tables its summary
+// shows (analysis/tables.ts).
 import type { Command } from '../../core/cli.ts';
 import { log } from '../../core/log.ts';
 import { messages } from '../../core/messages.ts';
