@@ -194,6 +194,7 @@ else
 	@$(MAKE) --no-print-directory run-verified
 	@$(MAKE) --no-print-directory run-verified BROWSER=firefox
 	@$(MAKE) --no-print-directory run-claims WORKERS=2
+	@$(MAKE) --no-print-directory run-claims BROWSER=firefox WORKERS=2
 	@$(MAKE) --no-print-directory run-transport
 	@$(MAKE) --no-print-directory run-transport BROWSER=firefox
 	@$(MAKE) --no-print-directory run-transport ARGS="--version 2 --workers 2"
