@@ -44,6 +44,7 @@ import { adoptedWorkers, summaryTablesFor } from '../layers/real-apps/arm.ts';
 import { manifestPath, readManifest } from '../evidence/arm-b/manifest.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
+import { layersPlan, summaryTables, type LayersArm } from '../layers/arms.ts';
 import { isMain } from '../../core/entry.ts';
 
 /** Units at once per arm: the layers arms at the bench's settings (browser/speed.ts), the evidence arms
@@ -74,10 +75,20 @@ interface Arm {
 
 const bin = path.join(codeRoot, 'bin', 'rstackbench');
 
-function layersArm(arm: 'main' | 'horizon', browser: BrowserName, workers: number): Arm {
-  const { plan, tables } = planFor(arm, browser);
+/** The run target of each small-apps arm (pipeline/layers/run-<arm>.ts through bin/rstackbench). */
+const layersVerbs: Record<LayersArm, string> = { main: 'run-layers', horizon: 'run-horizon', verified: 'run-verified', claims: 'run-claims' };
+
+/** What a small-apps arm's runs are set beside each other by: its end screen's tables, and the verified
+ *  arm's own table (its end screen, verifiedSummary, is not an analysis table; layers_verified counts a
+ *  run's verified rows alone when no main rows are beside them). */
+const layersRedoTables = (arm: LayersArm): SummaryTable[] =>
+  arm === 'verified' ? [{ name: 'layers_verified', hide: ['browser', 'arm', 'mean_actions', 'mean_latency_ms'] }] : summaryTables[arm];
+
+function layersArm(arm: LayersArm, browser: BrowserName, workers: number): Arm {
+  const plan = layersPlan(arm, browser) as unknown as MergePlan<unknown, TraceRow>;
+  const tables = layersRedoTables(arm);
   return {
-    name: `${arm}-${browser}`, study: 'layers', browser, verb: arm === 'main' ? 'run-layers' : 'run-horizon',
+    name: `${arm}-${browser}`, study: 'layers', browser, verb: layersVerbs[arm],
     args: ['--browser', browser, '--workers', String(workers)], workers,
     naming: { study: 'layers', arm, prefix: runPrefixOf(plan), stamped: plan.stamped ?? true }, plan, tables, sliceable: true,
   };
@@ -117,8 +128,9 @@ function armBArm(workers: number): Arm {
   };
 }
 
-/** The real-application arms' version in force: version 2 (prereg/layers-real-apps-amendment-1.md supersedes version 1). */
-const REAL_APPS_REDO_VERSION = 2;
+/** The real-application arms' versions in force: version 2 of each (prereg/layers-real-apps-amendment-1.md
+ *  and prereg/layers-transport-amendment-2.md supersede version 1). */
+const REDO_VERSION: Record<'real-apps' | 'transport', number> = { 'real-apps': 2, transport: 2 };
 
 /**
  * The real-applications arm (version in force) or the transport arm in one browser, on WordPress and
@@ -126,27 +138,27 @@ const REAL_APPS_REDO_VERSION = 2;
  * one store per worker, as many workers as its amendment adopted in that browser (or WORKERS, fewer).
  */
 function realAppArm(arm: 'real-apps' | 'transport', browser: BrowserName, w: RedoWorkers): Arm {
-  const version = arm === 'real-apps' ? REAL_APPS_REDO_VERSION : 1;
+  const version = REDO_VERSION[arm];
   const workers = Math.min(w.layers ?? Infinity, adoptedWorkers(arm, version, browser).workers);
-  const prefix = arm === 'real-apps' ? `layers-real-apps-v${version}-${browser}` : `layers-transport-${browser}`;
+  const prefix = `layers-${arm}${version > 1 ? `-v${version}` : ''}-${browser}`;
   return {
     name: `${arm}-${browser}`, study: 'layers', browser, verb: `run-${arm}`,
-    args: ['--browser', browser, ...(arm === 'real-apps' ? ['--version', String(version)] : []), '--workers', String(workers)], workers,
+    args: ['--browser', browser, ...(version > 1 ? ['--version', String(version)] : []), '--workers', String(workers)], workers,
     naming: { study: 'layers', arm, prefix, stamped: true }, plan: null,
-    tables: arm === 'real-apps' ? summaryTablesFor(version) : [{ name: 'layers_transport', hide: ['browser'] }], sliceable: true,
+    tables: arm === 'real-apps' ? summaryTablesFor(version) : [{ name: version > 1 ? 'layers_transport_v2' : 'layers_transport', hide: ['browser'] }], sliceable: true,
   };
 }
 
-/** Every arm make reproduce runs, in its order: layers in Chromium, the pilot's frozen plans, layers in Firefox, the evidence arms, the real applications and their transport faults (realApps), Arm B. */
+/** Every arm make reproduce runs: the small apps' arms in Chromium (main, horizon, verified, claims), the pilot's frozen plans, the same four in Firefox, the evidence arms, the real applications and their transport faults (realApps), Arm B. */
+const smallAppArms: readonly LayersArm[] = ['main', 'horizon', 'verified', 'claims'];
+
 export function redoArms(options: { workers: RedoWorkers; armB: boolean; realApps?: boolean; planFiles: string[] }): Arm[] {
   const w = options.workers;
   const realApps = options.realApps ?? true;
   return [
-    layersArm('main', 'chromium', layersWorkers(w, 'chromium')),
-    layersArm('horizon', 'chromium', layersWorkers(w, 'chromium')),
+    ...smallAppArms.map((arm) => layersArm(arm, 'chromium', layersWorkers(w, 'chromium'))),
     ...options.planFiles.map((f) => pilotArm(f, layersWorkers(w, 'chromium'))),
-    layersArm('main', 'firefox', layersWorkers(w, 'firefox')),
-    layersArm('horizon', 'firefox', layersWorkers(w, 'firefox')),
+    ...smallAppArms.map((arm) => layersArm(arm, 'firefox', layersWorkers(w, 'firefox'))),
     evidenceArm('controlled', evidenceWorkers(w, 'controlled')),
     evidenceArm('arm-a', evidenceWorkers(w, 'arm-a')),
     ...(realApps ? (['chromium', 'firefox'] as const).flatMap((b) => [realAppArm('real-apps', b, w), realAppArm('transport', b, w)]) : []),
@@ -406,7 +418,7 @@ if (isMain(import.meta.url)) {
       'firefox-path': { type: 'string', default: process.env.FIREFOX_TRIAL_PATH || undefined, help: `the Firefox arms' path: ${firefoxPathHelp}; default FIREFOX_TRIAL_PATH, else each arm's own (lean where an amendment adopted it, else playwright); the scratch run log records lean` },
       'skip-arm-b': { type: 'boolean', default: false, help: 'leave Arm B out (make reproduce ARM_B=0): no WordPress, MariaDB, Apache or PHP installed or started' },
       'skip-real-apps': { type: 'boolean', default: false, help: 'leave the real-application and transport arms out (make reproduce ARM_REAL=0): no WordPress or MediaWiki started for them' },
-      arms: { type: 'string', help: 'ARM,ARM: only these arms (main-chromium, horizon-chromium, pilot-<plans>, main-firefox, horizon-firefox, controlled, arm-a, real-apps-chromium, transport-chromium, real-apps-firefox, transport-firefox, arm-b)' },
+      arms: { type: 'string', help: 'ARM,ARM: only these arms (main-, horizon-, verified-, claims-chromium, pilot-<plans>, the same four -firefox, controlled, arm-a, real-apps-chromium, transport-chromium, real-apps-firefox, transport-firefox, arm-b)' },
       only: { type: 'string', help: 'REGEX: a slice of condition ids in every arm, run as smoke runs in the scratch folder (a quick look; not Arm B)' },
       shard: { type: 'string', help: 'i/n: this machine\'s shard of every arm (units i, i+n, …), set beside the same units of the registered runs; run the n shards into copies of one scratch folder (on n machines, or one after another), bring them together, and a rerun without --shard merges each arm\'s shards and compares the whole' },
     },

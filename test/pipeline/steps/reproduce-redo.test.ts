@@ -196,9 +196,29 @@ test('the rerun holds the real-application and transport arms (issue 49 item 3):
   assert.equal(chromium.naming.prefix, 'layers-real-apps-v2-chromium', 'beside the registered version-2 run');
   assert.equal(chromium.verb, 'run-real-apps');
   assert.deepEqual(real[2]!.args, ['--browser', 'firefox', '--version', '2', '--workers', String(adoptedWorkers('real-apps', 2, 'firefox').workers)]);
-  assert.equal(real[1]!.naming.prefix, 'layers-transport-chromium');
+  // the transport arm's version in force is 2 too (prereg/layers-transport-amendment-2.md supersedes version 1)
+  assert.deepEqual(real[1]!.args, ['--browser', 'chromium', '--version', '2', '--workers', String(adoptedWorkers('transport', 2, 'chromium').workers)]);
+  assert.equal(real[1]!.naming.prefix, 'layers-transport-v2-chromium', 'beside the registered version-2 run');
+  assert.equal(real[1]!.tables[0]!.name, 'layers_transport_v2');
   // WORKERS=1 asks for fewer: one store at a time
   const one = redoArms({ workers: { layers: 1, evidence: null }, armB: false, planFiles: [] }).find((a) => a.name === 'real-apps-chromium')!;
   assert.deepEqual(one.args.slice(-2), ['--workers', '1']);
   assert.equal(redoArms({ workers: { layers: null, evidence: null }, armB: false, realApps: false, planFiles: [] }).some((a) => /^(real-apps|transport)-/.test(a.name)), false);
+});
+
+test('the rerun holds every small-apps arm make reproduce runs, the verified and claims arms too (issue 49 item 3), in both browsers, each set beside a registered run of its own', () => {
+  const arms = redoArms({ workers: { layers: null, evidence: null }, armB: false, realApps: false, planFiles: [] });
+  const small = arms.filter((a) => /^(main|horizon|verified|claims)-/.test(a.name));
+  assert.deepEqual(small.map((a) => a.name), ['main-chromium', 'horizon-chromium', 'verified-chromium', 'claims-chromium', 'main-firefox', 'horizon-firefox', 'verified-firefox', 'claims-firefox']);
+  for (const a of small) {
+    const arm = a.name.split('-')[0]!;
+    assert.equal(a.verb, { main: 'run-layers', horizon: 'run-horizon', verified: 'run-verified', claims: 'run-claims' }[arm]);
+    assert.equal(a.naming.arm, arm);
+    assert.deepEqual(a.args.slice(0, 2), ['--browser', a.browser]);
+    assert.ok(a.plan, `${a.name}: a plan, so a sharded rerun's files can be merged`);
+    assert.ok(a.tables.length, `${a.name}: a table to set the two runs beside each other by`);
+    // the registered run it is compared with is found under data/raw/layers/<arm>/ by its naming
+    const registered = fs.readdirSync(path.join(codeRoot, 'data', 'raw', 'layers', arm)).filter((f) => f.startsWith(`${a.naming.prefix}-`) && f.endsWith('.jsonl'));
+    assert.equal(registered.length, 1, `${a.name}: one registered run named ${a.naming.prefix}-<time>`);
+  }
 });
