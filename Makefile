@@ -317,7 +317,7 @@ bench: setup ## the naive harness against ours on the same slices → bench/resu
 # each arm's own browser unless BROWSER is given on the command line or in the environment
 MERGE_BROWSER := $(if $(filter file undefined,$(origin BROWSER)),,--browser $(BROWSER))
 
-merge: setup ## join the shard files of one sharded run into one registered run (ARM=main|horizon|controlled|arm-a|arm-b)
+merge: setup ## join the shard files of one sharded run into one registered run (ARM=main|horizon|verified|claims|controlled|arm-a|arm-b)
 	@$(RSTACKBENCH) merge $(if $(ARM),--arm $(ARM),) $(MERGE_BROWSER) $(PASS_ARGS)
 
 browser-server: setup ## Debian's browser as a Playwright server on 127.0.0.1, for BROWSER_WS_ENDPOINT (BROWSER=firefox)

@@ -23,11 +23,11 @@ import { manifestPath, readManifest } from '../evidence/arm-b/manifest.ts';
 import { protocolChain, readArmBProtocols } from '../evidence/arm-b/protocol.ts';
 import { isMain } from '../../core/entry.ts';
 
-const arms = ['main', 'horizon', 'controlled', 'arm-a', 'arm-b'] as const;
+const arms = ['main', 'horizon', 'verified', 'claims', 'controlled', 'arm-a', 'arm-b'] as const;
 type Arm = (typeof arms)[number];
 
 /** Each arm's browser when none is given: the one its run target uses. */
-const defaultBrowser: Record<Arm, BrowserName> = { main: 'chromium', horizon: 'chromium', controlled: 'chromium', 'arm-a': 'firefox', 'arm-b': 'firefox' };
+const defaultBrowser: Record<Arm, BrowserName> = { main: 'chromium', horizon: 'chromium', verified: 'chromium', claims: 'chromium', controlled: 'chromium', 'arm-a': 'firefox', 'arm-b': 'firefox' };
 
 /** The arm's plan, from the same function its run target calls, and the tables its summary shows. */
 export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string; manifest?: string } = {}): { plan: MergePlan<unknown, TraceRow>; tables: SummaryTable[] } {
@@ -35,6 +35,8 @@ export function planFor(arm: Arm, browser: BrowserName, files: { tasks?: string;
   switch (arm) {
     case 'main':
     case 'horizon':
+    case 'verified':
+    case 'claims':
       return { plan: erase(layersPlan(arm, browser)), tables: summaryTables[arm] };
     case 'controlled':
     case 'arm-a':
@@ -50,10 +52,10 @@ if (isMain(import.meta.url)) {
   await main({
     name: 'make merge',
     summary: 'join the shard files of one sharded run (--shard i/n) into one registered run, in the order a single-machine run writes its rows',
-    usage: 'make merge ARM=main|horizon|controlled|arm-a|arm-b [BROWSER=firefox] [ARGS="--shards 4"]',
+    usage: 'make merge ARM=main|horizon|verified|claims|controlled|arm-a|arm-b [BROWSER=firefox] [ARGS="--shards 4"]',
     options: {
       arm: { type: 'string', help: `the arm whose shards to merge: ${arms.join(', ')} (the study follows from it)` },
-      browser: { type: 'string', help: 'chromium or firefox (default: the browser of the arm\'s run target; main and horizon: $BROWSER, else chromium)' },
+      browser: { type: 'string', help: 'chromium or firefox (default: the browser of the arm\'s run target; main, horizon, verified, claims: $BROWSER, else chromium)' },
       shards: { type: 'string', help: 'N: merge the run sharded N ways (needed only when shard files of more than one N are present)' },
       tasks: { type: 'string', help: 'controlled, arm-a: the task file their run used (default: data/tasks/evidence-controlled.jsonl)' },
       manifest: { type: 'string', help: 'arm-b: the production manifest its run used (default: ARM_B_MANIFEST, else data/tasks/arm-b/manifest.json)' },
@@ -61,7 +63,7 @@ if (isMain(import.meta.url)) {
     async run(values) {
       if (!values.arm || !arms.includes(values.arm as Arm)) throw new UsageError(`--arm takes one of ${arms.join(', ')}${values.arm ? `, not ${JSON.stringify(values.arm)}` : ' (make merge ARM=main)'}`);
       const arm = values.arm as Arm;
-      const fallback = arm === 'main' || arm === 'horizon' ? parseBrowserName(undefined, defaultBrowser[arm]) : defaultBrowser[arm];
+      const fallback = arm === 'main' || arm === 'horizon' || arm === 'verified' || arm === 'claims' ? parseBrowserName(undefined, defaultBrowser[arm]) : defaultBrowser[arm];
       const browser = values.browser ? parseBrowserName(values.browser) : fallback;
       const count = values.shards !== undefined ? intOption(values.shards, 'shards', 1) : undefined;
       await gate();

@@ -44,7 +44,7 @@ import { adoptedWorkers, summaryTablesFor } from '../layers/real-apps/arm.ts';
 import { manifestPath, readManifest } from '../evidence/arm-b/manifest.ts';
 import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
-import { layersPlan, summaryTables, type LayersArm } from '../layers/arms.ts';
+import { summaryTables, type LayersArm } from '../layers/arms.ts';
 import { isMain } from '../../core/entry.ts';
 
 /** Units at once per arm: the layers arms at the bench's settings (browser/speed.ts), the evidence arms
@@ -85,7 +85,7 @@ const layersRedoTables = (arm: LayersArm): SummaryTable[] =>
   arm === 'verified' ? [{ name: 'layers_verified', hide: ['browser', 'arm', 'mean_actions', 'mean_latency_ms'] }] : summaryTables[arm];
 
 function layersArm(arm: LayersArm, browser: BrowserName, workers: number): Arm {
-  const plan = layersPlan(arm, browser) as unknown as MergePlan<unknown, TraceRow>;
+  const { plan } = planFor(arm, browser);
   const tables = layersRedoTables(arm);
   return {
     name: `${arm}-${browser}`, study: 'layers', browser, verb: layersVerbs[arm],
@@ -149,9 +149,10 @@ function realAppArm(arm: 'real-apps' | 'transport', browser: BrowserName, w: Red
   };
 }
 
-/** Every arm make reproduce runs: the small apps' arms in Chromium (main, horizon, verified, claims), the pilot's frozen plans, the same four in Firefox, the evidence arms, the real applications and their transport faults (realApps), Arm B. */
+/** The small apps' arms make reproduce runs in each browser, in its order. */
 const smallAppArms: readonly LayersArm[] = ['main', 'horizon', 'verified', 'claims'];
 
+/** Every arm make reproduce runs: the small apps' arms in Chromium (main, horizon, verified, claims), the pilot's frozen plans, the same four in Firefox, the evidence arms, the real applications and their transport faults (realApps), Arm B. */
 export function redoArms(options: { workers: RedoWorkers; armB: boolean; realApps?: boolean; planFiles: string[] }): Arm[] {
   const w = options.workers;
   const realApps = options.realApps ?? true;
