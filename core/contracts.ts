@@ -1540,6 +1540,10 @@ export type RedoSummary = {
    */
   wall_s: number;
   /**
+   * wall_s plus every arm's earlier sessions in this scratch folder (arms[].earlier): the whole rerun's time when it ran in pieces, resumed by the same command; wall_s when every arm ran here
+   */
+  whole_wall_s?: number;
+  /**
    * data/raw, data/excluded, data/runs.jsonl and manifests/ of the root hashed the same before and after
    */
   record_unchanged: boolean;
@@ -1599,6 +1603,25 @@ export interface RedoArm {
    */
   only_registered: number;
   only_scratch: number;
+  /**
+   * present when the arm's scratch run had sessions before this rerun reached it (a rerun cut short and resumed): those sessions by the scratch run log, each from its start line to its end line, or to its last row's end where it was killed
+   */
+  earlier?: {
+    sessions: number;
+    wall_s: number;
+    /**
+     * rows those sessions wrote
+     */
+    rows: number;
+    /**
+     * sessions with no end line (the process was stopped)
+     */
+    killed: number;
+    /**
+     * the commits those sessions ran
+     */
+    commits: string[];
+  };
   /**
    * present when the scratch run was merged from shard runs: each shard's own time and exit for this arm (null when its summary file is missing)
    */

@@ -9,6 +9,10 @@
 //     arm's summary tables (analysis/run-summary.ts) ─▶ the flips (pipeline/steps/compare.ts)
 //   ─▶ hash the record again ─▶ the summary screen, and <scratch>/reproduce-redo.json
 //
+// Resumed (the same command and --scratch after a stop): every arm runs its target again, which resumes
+// its run or finds it complete; each arm's earlier sessions, read from the scratch run log, are added
+// to its time, so a rerun done in pieces still prints its whole time (whole_wall_s).
+//
 // Reads: the root's ledger, frozen inputs and registered runs. Writes: only inside the scratch folder.
 // Exit: 0 when every arm ran (flips are reported, not failures); else the first failing arm's code;
 // 1 when the record changed.
@@ -27,6 +31,8 @@ import { readJsonl } from '../../core/jsonl.ts';
 import { validate } from '../../core/validate.ts';
 import { RStackError, UsageError } from '../../core/errors.ts';
 import type { RedoArm, RedoSummary, TraceRow } from '../../core/contracts.ts';
+
+type EarlierSessions = NonNullable<RedoArm['earlier']>;
 import { summariesBeside, type SummaryTable } from '../../analysis/run-summary.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { gate } from '../kernel/gate.ts';
@@ -212,6 +218,33 @@ function scratchRunFile(arm: Arm, scratch: string, shard: Selection['shard']): s
   return starts.length ? path.join(scratch, starts.at(-1)!.file) : null;
 }
 
+/**
+ * The sessions of the arm's scratch run before this rerun reached it (`before`), by the scratch run log:
+ * a rerun that a stop cut short, resumed by the same command, runs the arm again in pieces. Each piece is
+ * timed from its start line to its end line, or, where the process was killed before it wrote one, to its
+ * last row's end; the rows it wrote; the commit it ran.
+ */
+export function earlierSessions(scratch: string, runFile: string | null, before: Date): EarlierSessions | null {
+  if (!runFile) return null;
+  const log = readRunLog(runOutputs(scratch).runLog()).filter((l) => path.join(scratch, l.file) === runFile && Date.parse(l.at) < before.getTime());
+  const starts = log.filter((l) => l.event === 'start');
+  if (!starts.length) return null;
+  const rows = fs.existsSync(runFile) ? readJsonl<TraceRow>(runFile, { schema: 'trace' }) : [];
+  const pieces = starts.map((start, i) => {
+    const from = Date.parse(start.at);
+    const next = i + 1 < starts.length ? Date.parse(starts[i + 1]!.at) : before.getTime();
+    const end = log.find((l) => l.event === 'end' && l.session === start.session);
+    const own = rows.filter((r) => { const t = Date.parse(r.started_at); return t >= from && t < next; });
+    const until = end ? Date.parse(end.at) : Math.max(from, ...own.map((r) => Date.parse(r.started_at) + r.elapsed_ms));
+    return { wall_s: (until - from) / 1000, rows: own.length, commit: start.commit ?? null, killed: !end };
+  });
+  return {
+    sessions: pieces.length, wall_s: Math.round(pieces.reduce((n, p) => n + p.wall_s, 0) * 1000) / 1000,
+    rows: pieces.reduce((n, p) => n + p.rows, 0), killed: pieces.filter((p) => p.killed).length,
+    commits: [...new Set(pieces.map((p) => p.commit).filter((c): c is string => c !== null))],
+  };
+}
+
 /** The summary file of a rerun: one per shard, so the n shards of one rerun can share a scratch folder. */
 const summaryName = (shard: Selection['shard']) => (shard ? `reproduce-redo-shard${shard.index}of${shard.count}.json` : 'reproduce-redo.json');
 
@@ -263,6 +296,7 @@ function armScreen(arm: Arm, result: RedoArm, registered: TraceRow[], scratch: T
     `━━ ${arm.name} (${arm.study}, ${arm.browser}) ━━ ${result.rows} rows in ${duration(result.wall_s)}${result.wall_s > 0 ? ` (${(result.rows / result.wall_s).toFixed(2)} rows/s)` : ''}, ${result.workers ?? 1} at once, exit ${result.exit}`,
     `  registered: ${result.registered_file ?? '(none)'} (${result.registered_rows} rows)`,
     `  scratch:    ${result.scratch_file ? path.join(scratchFolder, result.scratch_file) : '(none)'} (${result.rows} rows)`,
+    ...(result.earlier ? [`  earlier sessions of this scratch run: ${result.earlier.sessions} (${result.earlier.killed} stopped before their end), ${result.earlier.rows} rows in ${duration(result.earlier.wall_s)}; with this one ${duration(result.earlier.wall_s + result.wall_s)}`] : []),
     ...(result.shards ? [`  merged from shards: ${result.shards.map((s) => `${s.shard} ${s.wall_s === null ? '(no summary)' : duration(s.wall_s)}`).join(', ')}`] : []),
   ];
   if (!registered.length || !scratch.length) return [...lines, '  nothing to compare'].join('\n');
@@ -283,14 +317,21 @@ function armScreen(arm: Arm, result: RedoArm, registered: TraceRow[], scratch: T
 }
 
 function summaryScreen(summary: RedoSummary, file: string): string {
-  const header = ['arm', 'rows', 'wall', 'rows/s', 'at once', 'same', 'flips', 'flagged', 'not rerun', 'exit'];
+  // a rerun resumed in pieces: each arm's wall is all its sessions' (earlier ones by the scratch run log), and a column says how much ran before
+  const pieces = summary.arms.filter((a) => a.earlier);
+  const armWall = (a: RedoArm) => a.wall_s + (a.earlier?.wall_s ?? 0);
+  const header = ['arm', 'rows', 'wall', ...(pieces.length ? ['before'] : []), 'rows/s', 'at once', 'same', 'flips', 'flagged', 'not rerun', 'exit'];
   const body = summary.arms.map((a) => [
-    a.arm, `${a.rows}/${a.registered_rows}`, duration(a.wall_s), a.wall_s > 0 ? (a.rows / a.wall_s).toFixed(2) : '–', String(a.workers ?? 1),
+    a.arm, `${a.rows}/${a.registered_rows}`, duration(armWall(a)), ...(pieces.length ? [a.earlier ? duration(a.earlier.wall_s) : '–'] : []), armWall(a) > 0 ? (a.rows / armWall(a)).toFixed(2) : '–', String(a.workers ?? 1),
     String(a.same), String(a.flips.length), String(a.flagged_flips.length), String(a.only_registered), String(a.exit),
   ]);
-  body.push(['total', `${summary.arms.reduce((n, a) => n + a.rows, 0)}`, duration(summary.wall_s), '', '', '', String(summary.arms.reduce((n, a) => n + a.flips.length, 0)), String(summary.arms.reduce((n, a) => n + a.flagged_flips.length, 0)), '', '']);
+  body.push(['total', `${summary.arms.reduce((n, a) => n + a.rows, 0)}`, duration(summary.whole_wall_s ?? summary.wall_s), ...(pieces.length ? [duration((summary.whole_wall_s ?? summary.wall_s) - summary.wall_s)] : []), '', '', '', String(summary.arms.reduce((n, a) => n + a.flips.length, 0)), String(summary.arms.reduce((n, a) => n + a.flagged_flips.length, 0)), '', '']);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const commits = [...new Set([...pieces.flatMap((a) => a.earlier!.commits), ...(summary.commit ? [summary.commit] : [])])];
+  const whole = pieces.length && summary.whole_wall_s !== undefined
+    ? [`in pieces: ${pieces.length} arm${pieces.length === 1 ? '' : 's'} ran before in this scratch folder (${pieces.reduce((n, a) => n + a.earlier!.sessions, 0)} sessions, by its run log); the whole rerun: ${duration(summary.whole_wall_s)} of running (${duration(summary.wall_s)} here), at commit${commits.length === 1 ? '' : 's'} ${commits.map((c) => c.slice(0, 8)).join(', ')}`]
+    : [];
   const machines = summary.shard_runs?.length
     ? [`merged from ${summary.shard_runs.length} shards (wall: the slowest shard's per arm), each one machine's rerun: ${summary.shard_runs.map((r) => `${r.shard} ${duration(r.wall_s)} (load ${r.load_start[0]} → ${r.load_end[0]})`).join(', ')}; on ${summary.shard_runs.length} machines at once: ${duration(Math.max(...summary.shard_runs.map((r) => r.wall_s)))}`]
     : [];
@@ -299,6 +340,7 @@ function summaryScreen(summary: RedoSummary, file: string): string {
     line(header),
     ...body.map(line),
     ...machines,
+    ...whole,
     `registered record (data/raw, data/excluded, data/runs.jsonl, manifests/): ${summary.record_unchanged ? 'unchanged' : 'CHANGED'}`,
     `scratch folder: ${summary.scratch}`,
     `written: ${file}`,
@@ -352,6 +394,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     const merged = selection.shard || selection.only !== undefined ? null : await mergeScratchShards(arm, scratch, shardSummaries);
     let ended: { exit: number; signal: NodeJS.Signals | null };
     let wallS: number;
+    const reached = new Date();
     if (merged) {
       // every shard ran (here or on other machines): their merge is the rerun; n machines take the slowest shard's time
       log({ kind: 'info', message: messages.redo.merged(arm.name, merged.shards.map((s) => s.shard)) });
@@ -370,6 +413,8 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     if (ended.exit !== 0 && exit === 0) exit = ended.exit;
     const registeredFile = existingRun(arm.naming, false) ?? null;
     const scratchFile = scratchRunFile(arm, scratch, selection.shard);
+    // the sessions of that run before this rerun reached the arm (a rerun cut short and resumed): their time counts too
+    const earlier = merged ? null : earlierSessions(scratch, scratchFile, reached);
     const [registered, rerun] = [rowsOf(registeredFile), rowsOf(scratchFile)];
     const c = compareRuns(registered, rerun);
     const result: RedoArm = {
@@ -378,7 +423,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
       registered_file: registeredFile ? rel(registeredFile) : null, registered_rows: registered.length,
       scratch_file: scratchFile ? path.relative(scratch, scratchFile).split(path.sep).join('/') : null,
       same: c.same, flips: c.flips.map((f) => ({ unit: f.key, change: flipChange(f) })), flagged_flips: c.flagged.map((f) => ({ unit: f.key, change: flipChange(f) })),
-      only_registered: c.onlyA.length, only_scratch: c.onlyB.length, ...(merged ? { shards: merged.shards } : {}),
+      only_registered: c.onlyA.length, only_scratch: c.onlyB.length, ...(earlier ? { earlier } : {}), ...(merged ? { shards: merged.shards } : {}),
     };
     results.push(result);
     process.stdout.write(`${armScreen(arm, result, registered, rerun, scratch)}\n\n`);
@@ -398,6 +443,7 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     schema: 'reproduce-redo/1', scratch, started_at: startedAt.toISOString(), ended_at: new Date().toISOString(),
     commit: code.commit, dirty: code.dirty, ledger_head: gated.ledgerHead, selection: options.only ?? null, shard: selection.shard ? shardText(selection.shard) : null,
     load_start: loadStart, load_end: os.loadavg().map((x) => Math.round(x * 100) / 100), wall_s: wallS,
+    whole_wall_s: Math.round((wallS + results.reduce((n, a) => n + (a.earlier?.wall_s ?? 0), 0)) * 1000) / 1000,
     record_unchanged: changed.length === 0, arms: results, ...(shardRuns.length ? { shard_runs: shardRuns } : {}),
   }, { file: summaryName(selection.shard) });
   const file = path.join(scratch, summaryName(selection.shard));
@@ -412,7 +458,7 @@ if (isMain(import.meta.url)) {
     summary: 'rerun every arm of make reproduce from nothing into a scratch folder and compare each with its registered run; the registered record stays untouched',
     usage: 'make reproduce REDO=1 [ARM_B=0] [ARM_REAL=0] [WORKERS=n] [ARGS="--scratch DIR --arms main-chromium,controlled"]',
     options: {
-      scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm)' },
+      scratch: { type: 'string', help: 'the folder the rerun writes into (default: scratch/reproduce-<time> in the repository, git-ignored; an existing one resumes, arm by arm, and the summary adds the time its earlier sessions ran, by its run log)' },
       workers: { type: 'string', help: `units at once in the layers arms and the pilot (default: ${FAST_WORKERS.layers.chromium} in Chromium, ${FAST_WORKERS.layers.firefox} in Firefox)` },
       'evidence-workers': { type: 'string', help: `rows at once in the evidence arms (default and most: what their amendments allow, ${REGISTERED_MAX_WORKERS.controlled} in the controlled arm, ${REGISTERED_MAX_WORKERS['arm-a']} in Arm A, ${armBRegisteredWorkers(readManifest(manifestPath()).id)} in Arm B)` },
       chromium: { type: 'string', default: 'shell', help: `the Chromium arms' binary: ${chromiumChoiceHelp}; the scratch run log records which` },

@@ -78,6 +78,28 @@ test('a slice of the rerun writes only into its scratch folder and sets its rows
     assert.match(ended.stdout, new RegExp(`outcomes: ${arm.same} the same; ${arm.flips.length + arm.flagged_flips.length} flipped`));
     for (const f of arm.flips) assert.ok(ended.stdout.includes(`${f.unit}: ${f.change}`), f.unit);
     assert.match(ended.stdout, /registered record \(data\/raw, data\/excluded, data\/runs\.jsonl, manifests\/\): unchanged/);
+    assert.equal(arm.earlier, undefined, 'a first rerun has no earlier sessions');
+    assert.equal(summary.whole_wall_s, summary.wall_s);
+
+    // a rerun the machine stopped, resumed by the same command: the session that was cut short (no end
+    // line, half its rows) is resumed in the same file, and counted, timed by the scratch run log from its
+    // start line to its last row's end; the whole rerun's time adds it
+    const log = path.join(scratch, 'data/runs.jsonl');
+    const logLines = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const start = logLines.map((l) => JSON.parse(l) as { event: string; at: string; file: string; commit: string | null }).find((l) => l.event === 'start' && l.file === arm.scratch_file)!;
+    fs.writeFileSync(log, logLines.filter((l) => !(JSON.parse(l).event === 'end' && JSON.parse(l).file === arm.scratch_file)).map((l) => `${l}\n`).join(''));
+    const kept = scratchRows.slice(0, Math.ceil(expected / 2));
+    fs.writeFileSync(path.join(scratch, arm.scratch_file), kept.map((l) => `${l}\n`).join(''));
+    const lastEnd = Math.max(...kept.map((l) => JSON.parse(l) as { started_at: string; elapsed_ms: number }).map((r) => Date.parse(r.started_at) + r.elapsed_ms));
+    const again = await run(process.execPath, [bin, 'reproduce-redo', '--skip-arm-b', '--arms', 'main-chromium', '--only', only, '--scratch', scratch], { cwd: codeRoot, env: { RSTACK_ROOT: root } });
+    assert.equal(again.exitCode, 0, again.stderr);
+    const resumed = JSON.parse(fs.readFileSync(path.join(scratch, 'reproduce-redo.json'), 'utf8'));
+    assert.equal(resumed.arms[0].scratch_file, arm.scratch_file, 'the stopped run is resumed in its own file');
+    assert.equal(resumed.arms[0].rows, expected);
+    assert.deepEqual(resumed.arms[0].earlier, { sessions: 1, wall_s: Math.round(lastEnd - Date.parse(start.at)) / 1000, rows: kept.length, killed: 1, commits: start.commit ? [start.commit] : [] });
+    assert.equal(resumed.whole_wall_s, Math.round((resumed.wall_s + resumed.arms[0].earlier.wall_s) * 1000) / 1000);
+    assert.match(again.stdout, new RegExp(`earlier sessions of this scratch run: 1 \\(1 stopped before their end\\), ${kept.length} rows in `));
+    assert.match(again.stdout, /in pieces: 1 arm ran before in this scratch folder \(1 sessions, by its run log\); the whole rerun: /);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
