@@ -31,8 +31,6 @@ import { readJsonl } from '../../core/jsonl.ts';
 import { validate } from '../../core/validate.ts';
 import { RStackError, UsageError } from '../../core/errors.ts';
 import type { RedoArm, RedoSummary, TraceRow } from '../../core/contracts.ts';
-
-type EarlierSessions = NonNullable<RedoArm['earlier']>;
 import { summariesBeside, type SummaryTable } from '../../analysis/run-summary.ts';
 import type { BrowserName } from '../browser/launch.ts';
 import { gate } from '../kernel/gate.ts';
@@ -52,6 +50,8 @@ import { compareRuns, flipChange, unitOf } from './compare.ts';
 import { planFor } from './merge.ts';
 import { summaryTables, type LayersArm } from '../layers/arms.ts';
 import { isMain } from '../../core/entry.ts';
+
+type EarlierSessions = NonNullable<RedoArm['earlier']>;
 
 /** Units at once per arm: the layers arms at the bench's settings (browser/speed.ts), the evidence arms
  *  at the most their amendments allow (evidence/matrix.ts), unless --workers / --evidence-workers say less. */
@@ -222,14 +222,13 @@ function scratchRunFile(arm: Arm, scratch: string, shard: Selection['shard']): s
  * The sessions of the arm's scratch run before this rerun reached it (`before`), by the scratch run log:
  * a rerun that a stop cut short, resumed by the same command, runs the arm again in pieces. Each piece is
  * timed from its start line to its end line, or, where the process was killed before it wrote one, to its
- * last row's end; the rows it wrote; the commit it ran.
+ * last row's end; the rows it wrote (of `rows`, the run file's, read once by the caller); the commit it ran.
  */
-export function earlierSessions(scratch: string, runFile: string | null, before: Date): EarlierSessions | null {
+function earlierSessions(scratch: string, runFile: string | null, rows: readonly TraceRow[], before: Date): EarlierSessions | null {
   if (!runFile) return null;
   const log = readRunLog(runOutputs(scratch).runLog()).filter((l) => path.join(scratch, l.file) === runFile && Date.parse(l.at) < before.getTime());
   const starts = log.filter((l) => l.event === 'start');
   if (!starts.length) return null;
-  const rows = fs.existsSync(runFile) ? readJsonl<TraceRow>(runFile, { schema: 'trace' }) : [];
   const pieces = starts.map((start, i) => {
     const from = Date.parse(start.at);
     const next = i + 1 < starts.length ? Date.parse(starts[i + 1]!.at) : before.getTime();
@@ -413,9 +412,9 @@ export async function reproduceRedo(options: { scratch?: string; workers: RedoWo
     if (ended.exit !== 0 && exit === 0) exit = ended.exit;
     const registeredFile = existingRun(arm.naming, false) ?? null;
     const scratchFile = scratchRunFile(arm, scratch, selection.shard);
-    // the sessions of that run before this rerun reached the arm (a rerun cut short and resumed): their time counts too
-    const earlier = merged ? null : earlierSessions(scratch, scratchFile, reached);
     const [registered, rerun] = [rowsOf(registeredFile), rowsOf(scratchFile)];
+    // the sessions of that run before this rerun reached the arm (a rerun cut short and resumed): their time counts too
+    const earlier = merged ? null : earlierSessions(scratch, scratchFile, rerun, reached);
     const c = compareRuns(registered, rerun);
     const result: RedoArm = {
       arm: arm.name, study: arm.study, browser: arm.browser, workers: arm.workers,
